@@ -1,0 +1,201 @@
+"""Where card abilities attach to the engine: one method per timing window.
+
+The engine calls these at fixed points of the round (RULES §6–§10). This base class gives the
+rules with no card ability beyond the base actions, plus the terrain activations; the
+abilities of action cards, events and locations plug in by overriding these windows, looked up
+from tables built once per game (never a plugin call per die roll).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING
+
+from deathangel.decisions import Decision, Option
+from deathangel.randomness import Roll
+from deathangel.state import SIDES
+
+if TYPE_CHECKING:
+    from deathangel.cardmodel import Event, Location
+    from deathangel.engine import Engine, Flow
+
+TerrainEffect = Callable[["Engine", str, str], "Flow"]
+"""A terrain activation: (engine, activating marine, terrain name) → decisions it asks."""
+
+
+def _nothing() -> Flow:
+    return
+    yield  # makes this a generator that asks nothing
+
+
+class Abilities:
+    """The base rules' behaviour at every timing window."""
+
+    def __init__(self) -> None:
+        self.terrain_effects: dict[str, TerrainEffect] = {
+            "door_token": door_token,
+            "seal_chimney": seal_chimney,
+            "promethium_blast": promethium_blast,
+        }
+
+    # -- Choose Actions -------------------------------------------------------------------------
+
+    def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
+        """Action cards a team may not choose this round beyond last round's card."""
+        return frozenset()
+
+    # -- Resolve Actions ------------------------------------------------------------------------
+
+    def after_support(self, engine: Engine, team: str, card: str) -> Flow:
+        """After a Support card's token is placed."""
+        return _nothing()
+
+    def before_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
+        """Before a Move + Activate card's move step."""
+        return _nothing()
+
+    def swap_options(
+        self, engine: Engine, team: str, card: str, swapped: set[str]
+    ) -> list[Option]:
+        """Swaps the team may make now: each marine one own swap, with a neighbour (§6.2)."""
+        formation = engine.state.formation
+        options = []
+        last = len(formation) - 1
+        for row, pos in enumerate(formation):
+            marine = pos.marine
+            if marine.team != team or marine.name in swapped:
+                continue
+            if row > 0:
+                options.append(Option("swap", (marine.name, formation[row - 1].marine.name)))
+            if row < last:
+                options.append(Option("swap", (marine.name, formation[row + 1].marine.name)))
+        return options
+
+    def can_activate(self, engine: Engine, terrain: str) -> bool:
+        """Whether the terrain card has an activation the engine can perform."""
+        card = engine.table.terrain[terrain]
+        return (
+            card.activatable
+            and card.effect is not None
+            and card.effect.name in self.terrain_effects
+        )
+
+    def activate_terrain(
+        self, engine: Engine, team: str, card: str, marine: str, terrain: str
+    ) -> Flow:
+        """Perform a terrain card's activation for ``marine``."""
+        effect = engine.table.terrain[terrain].effect
+        assert effect is not None
+        return self.terrain_effects[effect.name](engine, marine, terrain)
+
+    def after_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
+        """After a Move + Activate card's three steps."""
+        return _nothing()
+
+    def after_attack(self, engine: Engine, team: str, card: str) -> Flow:
+        """After an Attack card's attacks."""
+        return _nothing()
+
+    def genestealer_slain(self, engine: Engine, card: int) -> None:
+        """Told of every genestealer slain (Lead by Example, Brood Lord victory)."""
+
+    # -- Genestealer Attack ---------------------------------------------------------------------
+
+    def defence_result(
+        self, engine: Engine, marine: str, side: int, group: list[int], roll: Roll, slain: bool
+    ) -> Generator[Decision, Option, bool]:
+        """Whether the defending marine is slain, given the roll (defence abilities)."""
+        return slain
+        yield  # a generator: defence abilities may ask
+
+    # -- Event ----------------------------------------------------------------------------------
+
+    def event_ability(self, engine: Engine, event: Event) -> Flow:
+        """An Event card's ability, before its spawn boxes."""
+        return _nothing()
+
+    def spawn_limit(self, engine: Engine, terrain: str, count: int) -> int:
+        """How many may spawn at this terrain card now (Core Cogitator lowers it)."""
+        return count
+
+    def end_of_event(self, engine: Engine) -> Flow:
+        """After the move box and merging, before the Event phase's travel check."""
+        return _nothing()
+
+    def end_round(self, engine: Engine) -> None:
+        """Round cleanup: effects that last 'this round' expire."""
+
+    # -- Travel and game end --------------------------------------------------------------------
+
+    def on_entering(self, engine: Engine, location: Location) -> Flow:
+        """A location's on-entering ability (travel step 4)."""
+        return _nothing()
+
+    def extra_victory(self, engine: Engine, location: Location) -> bool:
+        """A final location's own victory condition, besides clearing it."""
+        return False
+
+
+# -- terrain activations (RULES §6.2 step 3) ----------------------------------------------------
+
+
+def _terrain_at(engine: Engine, name: str) -> tuple[int, int, int] | None:
+    """(row, side, index in that side's list) of the named terrain card in the formation."""
+    for row, pos in enumerate(engine.state.formation):
+        for side in (0, 1):
+            for i, t in enumerate(pos.terrain[side]):
+                if t.name == name:
+                    return row, side, i
+    return None
+
+
+def door_token(engine: Engine, marine: str, terrain: str) -> Flow:
+    """Door: one support token from the supply onto the Door (none if the supply is empty)."""
+    st = engine.state
+    where = _terrain_at(engine, terrain)
+    if where is not None and st.supply > 0:
+        row, side, i = where
+        st.formation[row].terrain[side][i].tokens += 1
+        st.supply -= 1
+        engine.note(f"a support token is placed on the {terrain}")
+    return _nothing()
+
+
+def seal_chimney(engine: Engine, marine: str, terrain: str) -> Flow:
+    """Spore Chimney: roll (not an attack: no reroll); on a skull the card is discarded."""
+    roll = engine.roll_plain(f"{marine} tries to seal the {terrain}")
+    where = _terrain_at(engine, terrain)
+    if roll.skull and where is not None:
+        row, side, i = where
+        del engine.state.formation[row].terrain[side][i]
+        engine.note(f"the {terrain} is discarded")
+    return _nothing()
+
+
+def promethium_blast(engine: Engine, marine: str, terrain: str) -> Flow:
+    """Promethium Tank: discard it, slay every genestealer at its row (both sides), then roll;
+    on a death face the activating marine is slain."""
+    st = engine.state
+    where = _terrain_at(engine, terrain)
+    if where is None:
+        return
+    row, side, i = where
+    pos = st.formation[row]
+    tokens = pos.terrain[side][i].tokens
+    st.supply += tokens
+    del pos.terrain[side][i]
+    for s in (0, 1):
+        victims = [c for c in pos.swarms[s] if c not in st.protected]
+        if victims:
+            pos.swarms[s] = [c for c in pos.swarms[s] if c in st.protected]
+            engine.note(f"the {terrain} burns {len(victims)} genestealer(s) {SIDES[s]}")
+            engine.discard_genestealers(victims)
+            for card in victims:
+                engine.abilities.genestealer_slain(engine, card)
+            engine.check_end()
+    effect = engine.table.terrain[terrain].effect
+    faces = effect.params.get("faces", [0]) if effect is not None else [0]
+    roll = engine.roll_plain(f"{marine} survives the {terrain} blast?")
+    if roll.face in faces:
+        engine.kill_marine(marine, f"caught in the {terrain} blast")
+    yield from ()

@@ -1,0 +1,148 @@
+"""The one owner of randomness in a game: named streams derived from one seed, and the die.
+
+Each deck and the die draw from their own stream, so two strategies given the same seed face
+the same genestealers, events and locations even when their decisions make them roll a
+different number of dice (common random numbers, for paired comparisons of strategies).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+from attrs import frozen
+
+T = TypeVar("T")
+
+STREAMS: tuple[str, ...] = ("setup", "genestealers", "events", "locations", "blips", "dice")
+"""Stream names: ``setup`` deals teams and the formation; ``blips`` shuffles cards returned
+into a blip pile; each deck reshuffles with its own stream; ``dice`` rolls the combat die."""
+
+SKULL_FACES = frozenset({1, 2, 3})
+"""Faces of the combat die that also show a skull (RULES §1)."""
+
+
+class Streams:
+    """Independent ``random.Random`` streams keyed by name, all fixed by one seed."""
+
+    __slots__ = ("_rngs", "seed")
+
+    def __init__(self, seed: int, _rngs: dict[str, random.Random] | None = None) -> None:
+        self.seed = seed
+        if _rngs is None:
+            # A string seed goes through SHA-512 in CPython: stable across runs and machines,
+            # independent of PYTHONHASHSEED.
+            _rngs = {name: random.Random(f"deathangel:{seed}:{name}") for name in STREAMS}
+        self._rngs = _rngs
+
+    def __getitem__(self, name: str) -> random.Random:
+        return self._rngs[name]
+
+    def shuffle(self, name: str, cards: MutableSequence[Any]) -> None:
+        """Shuffle in place with the named stream."""
+        self._rngs[name].shuffle(cards)
+
+    def choice(self, name: str, options: Sequence[T]) -> T:
+        """Pick one with the named stream."""
+        return self._rngs[name].choice(options)
+
+    def copy(self) -> Streams:
+        """An independent copy that will produce the same future draws."""
+        rngs = {}
+        for name, rng in self._rngs.items():
+            clone = random.Random()
+            clone.setstate(rng.getstate())
+            rngs[name] = clone
+        return Streams(self.seed, rngs)
+
+
+@frozen
+class Roll:
+    """One roll of the combat die, with everything a rule may read (RULES §14.1).
+
+    ``faces`` holds the whole history: the first roll and every reroll; the last one counts.
+    """
+
+    faces: tuple[int, ...]
+    """Every face shown, first roll first; the last is the result."""
+    reason: str
+    """Why the die was rolled, e.g. ``"Brother Leon attacks left swarm at 2"``."""
+    modifier: int = 0
+    """Added to the face for comparisons (−1 per Brood Lord in a defence)."""
+
+    @property
+    def face(self) -> int:
+        """The face that counts: the last one rolled."""
+        return self.faces[-1]
+
+    @property
+    def skull(self) -> bool:
+        """Whether the face that counts shows a skull."""
+        return self.faces[-1] in SKULL_FACES
+
+    @property
+    def value(self) -> int:
+        """Face plus modifier: what is compared with a swarm's size."""
+        return self.faces[-1] + self.modifier
+
+    @property
+    def rerolls(self) -> int:
+        """How many rerolls were made."""
+        return len(self.faces) - 1
+
+    def __str__(self) -> str:
+        shown = " → ".join(str(f) + ("☠" if f in SKULL_FACES else "") for f in self.faces)
+        mod = f" ({self.modifier:+d})" if self.modifier else ""
+        return f"{self.reason}: rolled {shown}{mod}"
+
+
+class Die:
+    """The combat die of one game, drawing from the ``dice`` stream."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def roll(self) -> int:
+        """One face, 0–5."""
+        # randrange(6) draws 1 value from the stream; measured ~2x faster than choice().
+        return self._rng.randrange(6)
+
+    def copy_with(self, streams: Streams) -> Die:
+        """The same die bound to a copied set of streams."""
+        return Die(streams["dice"])
+
+
+class ScriptedDie(Die):
+    """A die that shows given faces in order: for rule tests with known answers.
+
+    Running out of faces is an error, so a test notices an unexpected extra roll.
+    """
+
+    __slots__ = ("faces", "index")
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        for face in faces:
+            if face not in range(6):
+                raise ValueError(f"a die face is 0-5, not {face!r}")
+        self.faces = list(faces)
+        self.index = 0
+
+    def roll(self) -> int:
+        if self.index >= len(self.faces):
+            raise AssertionError(f"scripted die ran out after {len(self.faces)} rolls")
+        face = self.faces[self.index]
+        self.index += 1
+        return face
+
+    @property
+    def remaining(self) -> list[int]:
+        """Faces not yet rolled."""
+        return self.faces[self.index :]
+
+    def copy_with(self, streams: Streams) -> Die:
+        clone = ScriptedDie(self.faces)
+        clone.index = self.index
+        return clone
