@@ -54,9 +54,7 @@ class Abilities:
         """Before a Move + Activate card's move step."""
         return _nothing()
 
-    def swap_options(
-        self, engine: Engine, team: str, card: str, swapped: set[str]
-    ) -> list[Option]:
+    def swap_options(self, engine: Engine, team: str, card: str, swapped: set[str]) -> list[Option]:
         """Swaps the team may make now: each marine one own swap, with a neighbour (§6.2)."""
         formation = engine.state.formation
         options = []

@@ -372,7 +372,8 @@ BASE_EFFECTS: tuple[EffectSpec, ...] = (
     _spec(
         "lair",
         "on_entering",
-        "Every swarm moves to the red terrain on its side; a Brood Lord spawns on each red terrain.",
+        "Every swarm moves to the red terrain on its side; a Brood Lord spawns on each red "
+        "terrain.",
     ),
     _spec(
         "launch_control",

@@ -147,7 +147,9 @@ class Engine:
                 )
                 st.chosen[team] = str(choice.args[0])
         actions = self.table.actions
-        st.revealed = sorted((actions[card][1].initiative, team, card) for team, card in st.chosen.items())
+        st.revealed = sorted(
+            (actions[card][1].initiative, team, card) for team, card in st.chosen.items()
+        )
         st.resolved = set()
         self.note("revealed: " + ", ".join(f"{c} ({t}, {i})" for i, t, c in st.revealed))
         self.update_current_player()
@@ -283,7 +285,9 @@ class Engine:
                 if marine.team != team or marine.name in attacked:
                     continue
                 for target in self.attack_targets(row):
-                    options.append(Option("attack", (marine.name, SIDES[marine.facing], target + 1)))
+                    options.append(
+                        Option("attack", (marine.name, SIDES[marine.facing], target + 1))
+                    )
             if not options:
                 break
             options.append(DONE)
@@ -360,7 +364,9 @@ class Engine:
             modifier=-lords,
         )
         slain = roll.value <= len(group)
-        slain = yield from self.abilities.defence_result(self, marine.name, side, group, roll, slain)
+        slain = yield from self.abilities.defence_result(
+            self, marine.name, side, group, roll, slain
+        )
         if slain:
             self.kill_marine(marine.name, "slain by genestealers")
 
@@ -402,7 +408,9 @@ class Engine:
         """Every terrain of the box's colour spawns from the blip pile on its side (§8.2)."""
         st = self.state
         assert st.setup_location is not None
-        count = st.setup_location.major_spawn if box.size == "major" else st.setup_location.minor_spawn
+        count = (
+            st.setup_location.major_spawn if box.size == "major" else st.setup_location.minor_spawn
+        )
         terrain = self.table.terrain
         for side in (LEFT, RIGHT):
             spots = [
@@ -472,9 +480,7 @@ class Engine:
         if not any(p.marine.team == marine.team for p in st.formation):
             st.eliminated.add(marine.team)
             self.note(f"the {marine.team} combat team is eliminated")
-        if not any(
-            st.team_seat[p.marine.team] == st.current_seat for p in st.formation
-        ):
+        if not any(st.team_seat[p.marine.team] == st.current_seat for p in st.formation):
             self.update_current_player()
         self.check_end(remaining)
 
@@ -491,9 +497,7 @@ class Engine:
             seat = self.state.team_seat[marine.team]
             options = (REROLL_OPTION, KEEP_OPTION)
             while marine.tokens:
-                choice = yield Decision(
-                    seat, d.REROLL, options, f"{reason}: rolled {faces[-1]}"
-                )
+                choice = yield Decision(seat, d.REROLL, options, f"{reason}: rolled {faces[-1]}")
                 if choice.verb != "reroll":
                     break
                 marine.tokens -= 1
@@ -603,13 +607,14 @@ class Engine:
         # 1. Before leaving: pre-travel abilities (Door), then terrain tokens go back.
         yield from self.door_slays()
         for pos in st.formation:
-            for side in pos.terrain:
-                for terrain in side:
+            for cards in pos.terrain:
+                for terrain in cards:
                     st.supply += terrain.tokens
                     terrain.tokens = 0
         # 2. The next location; its terrain replaces all terrain in the formation.
         st.location = st.location_deck.pop()
         location = self.table.locations[st.location]
+        st.supply += st.location_tokens
         st.location_tokens = 0
         self.note(f"the marines travel to {location.name}")
         place_terrain(st, location.terrain)

@@ -114,7 +114,7 @@ def move_swarms(state: GameState, table: CardTable, icon: str, kind: str) -> int
             dest = swarm_destination(state, row, side, kind)
             if dest != (row, side):
                 plans.append((row, side, movers, dest[0], dest[1]))
-    for row, side, movers, _, _ in plans:
+    for row, side, _movers, _, _ in plans:
         swarm = state.formation[row].swarms[side]
         swarm[:] = [c for c in swarm if c in moved]
     count = 0

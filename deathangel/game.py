@@ -290,9 +290,7 @@ class Game:
         tmp.replace(path)
 
     @classmethod
-    def from_save(
-        cls, data: Any, *, db: CardDatabase | None = None, log: bool = False
-    ) -> Game:
+    def from_save(cls, data: Any, *, db: CardDatabase | None = None, log: bool = False) -> Game:
         """Rebuild a game from :meth:`to_save` data by replaying its decisions.
 
         Refuses (``SaveFileError``) anything that is not a deathangel save, a newer format,
@@ -323,7 +321,9 @@ class Game:
             try:
                 game.apply(code)
             except IllegalChoiceError as exc:
-                raise SaveFileError(f"decision {i + 1} of the save cannot be replayed: {exc}") from None
+                raise SaveFileError(
+                    f"decision {i + 1} of the save cannot be replayed: {exc}"
+                ) from None
         if "state" in data and data["state"] != game.state.to_dict(game.table):
             raise SaveFileError(
                 "replaying the save does not reach the state it recorded "

@@ -29,9 +29,7 @@ def plugin_manager(
             try:
                 plugin = ep.load()
             except Exception as exc:  # any import failure is the plugin's, name it
-                raise PluginError(
-                    f"plugin {ep.name!r} ({ep.value}) failed to load: {exc}"
-                ) from exc
+                raise PluginError(f"plugin {ep.name!r} ({ep.value}) failed to load: {exc}") from exc
             _register(pm, plugin, ep.name)
     for i, plugin in enumerate(extra):
         _register(pm, plugin, getattr(plugin, "__name__", f"extra-{i}"))

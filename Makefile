@@ -1,0 +1,30 @@
+# Each target installs what it needs into .venv first, so a fresh clone needs only Python 3.11.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## play: simulate solo games with random bots (the interactive game comes with `deathangel play`)
+play: $(STAMP)
+	$(BIN)/deathangel simulate --players 1 --games 200 --seed 1
+
+## test: the whole test suite (rules, properties, CLI, packaging, lint and types)
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/deathangel bench
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,95 @@
+"""What one seat may know: the honest view a bot or a person gets, never the state itself.
+
+Hidden: the order of the Genestealer, Event and location decks; the cards in the blip piles
+(their count is public); other seats' face-down action cards before the reveal. Everything
+else on the table is face up. Values are computed when asked, so a bot that reads nothing
+(the random bot) pays nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from deathangel.state import SIDES
+
+if TYPE_CHECKING:
+    from deathangel.decisions import Decision
+    from deathangel.game import Game
+
+
+class Observation:
+    """A read-only view of a game for one seat."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+        """The 1-based seat this view is for."""
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision (its options are public to whoever must answer)."""
+        return self._game.decision
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        """This seat's combat teams."""
+        return self._game.state.seats[self.seat - 1]
+
+    @property
+    def my_choices(self) -> dict[str, str]:
+        """This seat's own face-down action cards this round (before the reveal)."""
+        st = self._game.state
+        mine = set(self.teams)
+        return {team: card for team, card in st.chosen.items() if team in mine}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything this seat may know, JSON-ready."""
+        g = self._game
+        st = g.state
+        table = g.table
+        labels = table.gs_labels
+        location = (
+            table.locations[st.location].name
+            if st.location is not None
+            else (st.setup_location.name if st.setup_location else None)
+        )
+        return {
+            "seat": self.seat,
+            "teams": list(self.teams),
+            "round": st.round,
+            "phase": st.phase,
+            "current_seat": st.current_seat,
+            "location": location,
+            "location_tokens": st.location_tokens,
+            "locations_left": len(st.location_deck),
+            "supply": st.supply,
+            "formation": [
+                {
+                    "position": i + 1,
+                    "marine": p.marine.name,
+                    "team": p.marine.team,
+                    "range": p.marine.range,
+                    "facing": SIDES[p.marine.facing],
+                    "tokens": p.marine.tokens,
+                    "swarms": {SIDES[s]: [labels[c] for c in p.swarms[s]] for s in (0, 1)},
+                    "terrain": {
+                        SIDES[s]: [[t.name, t.tokens] for t in p.terrain[s]] for s in (0, 1)
+                    },
+                }
+                for i, p in enumerate(st.formation)
+            ],
+            "blip_counts": {"left": len(st.blips[0]), "right": len(st.blips[1])},
+            "genestealer_deck_count": len(st.gs_deck),
+            "genestealer_discard": [labels[c] for c in st.gs_discard],
+            "event_deck_count": len(st.event_deck),
+            "event_discard": [table.events[e].name for e in st.event_discard],
+            "event": None if st.event is None else table.events[st.event].name,
+            "revealed": [[team, card] for _, team, card in st.revealed],
+            "my_choices": self.my_choices,
+            "last_resolved": dict(sorted(st.last_resolved.items())),
+            "eliminated": sorted(st.eliminated),
+            "slain": list(st.slain),
+            "outcome": st.outcome,
+        }
