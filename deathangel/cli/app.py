@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
+
+from deathangel.cli.cards import cards_app
+from deathangel.errors import DeathAngelError
 
 app = typer.Typer(
     name="deathangel",
@@ -10,8 +15,17 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+app.add_typer(cards_app, name="cards")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    A :class:`DeathAngelError` is a deliberate, explained failure (bad card file, illegal
+    choice...): the user gets its one-line message and exit code 1, not a traceback.
+    """
+    try:
+        app(prog_name="deathangel")
+    except DeathAngelError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
