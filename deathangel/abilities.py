@@ -90,20 +90,46 @@ class Abilities:
         """After a Move + Activate card's three steps."""
         return _nothing()
 
+    def attackers_limit(self, engine: Engine, team: str) -> int | None:
+        """How many of the team's marines may attack with its Attack card (``None``: all)."""
+        return None
+
+    def attacks_allowed(self, engine: Engine, card: str | None, marine: str) -> int:
+        """How many attacks ``marine`` may make with ``card``."""
+        return 1
+
+    def special_attack_options(self, engine: Engine, card: str | None, marine: str) -> list[Option]:
+        """Options other than a normal attack that use up one of the marine's attacks."""
+        return []
+
+    def special_attack(self, engine: Engine, card: str | None, option: Option) -> Flow:
+        """Carry out an option from :meth:`special_attack_options`."""
+        return _nothing()
+
+    def attack_kills(self, engine: Engine, card: str | None, marine: str, roll: Roll) -> int:
+        """How many genestealers an attack roll slays: one on a skull (§6.3)."""
+        return 1 if roll.skull else 0
+
+    def attack_chains(self, engine: Engine, card: str | None, marine: str, roll: Roll) -> bool:
+        """Whether the marine may attack again at once after this roll."""
+        return False
+
     def after_attack(self, engine: Engine, team: str, card: str) -> Flow:
         """After an Attack card's attacks."""
         return _nothing()
 
-    def genestealer_slain(self, engine: Engine, card: int) -> None:
-        """Told of every genestealer slain (Lead by Example, Brood Lord victory)."""
+    def genestealer_slain(self, engine: Engine, card: int, by: str | None) -> Flow:
+        """Told of every genestealer slain, and by which marine if one slew it."""
+        return _nothing()
 
     # -- Genestealer Attack ---------------------------------------------------------------------
 
-    def defence_result(
-        self, engine: Engine, marine: str, side: int, group: list[int], roll: Roll, slain: bool
-    ) -> Generator[Decision, Option, bool]:
-        """Whether the defending marine is slain, given the roll (defence abilities)."""
-        return slain
+    def defence(
+        self, engine: Engine, marine: str, side: int, roll: Roll, verdict: str
+    ) -> Generator[Decision, Option, str]:
+        """The verdict of a defence roll after defence abilities (``engine.SLAIN``, ``MISS``
+        or ``COUNTER``); the base rules keep the verdict of the dice."""
+        return verdict
         yield  # a generator: defence abilities may ask
 
     # -- Event ----------------------------------------------------------------------------------
@@ -183,13 +209,13 @@ def promethium_blast(engine: Engine, marine: str, terrain: str) -> Flow:
     st.supply += tokens
     del pos.terrain[side][i]
     for s in (0, 1):
-        victims = [c for c in pos.swarms[s] if c not in st.protected]
-        if victims:
-            pos.swarms[s] = [c for c in pos.swarms[s] if c in st.protected]
+        victims = pos.swarms[s]
+        if victims and not engine.is_protected(victims):
+            pos.swarms[s] = []
             engine.note(f"the {terrain} burns {len(victims)} genestealer(s) {SIDES[s]}")
             engine.discard_genestealers(victims)
             for card in victims:
-                engine.abilities.genestealer_slain(engine, card)
+                yield from engine.abilities.genestealer_slain(engine, card, None)
             engine.check_end()
     effect = engine.table.terrain[terrain].effect
     faces = effect.params.get("faces", [0]) if effect is not None else [0]

@@ -36,6 +36,13 @@ Flow = Generator[Decision, Option, None]
 """A piece of the rules that may ask for decisions."""
 
 
+SLAIN = "slain"
+MISS = "miss"
+COUNTER = "counter"
+"""Verdicts of a defence roll: the marine dies, the attack misses, or it misses and the
+marine strikes back (one attacker slain, the rest attack again)."""
+
+
 class GameOver(Exception):
     """Raised by the atomic effect that ends the game; ``state.outcome`` says how."""
 
@@ -274,20 +281,27 @@ class Engine:
         return options
 
     def attack_action(self, team: str, card: str) -> Flow:
-        """§6.3: each marine of the team may attack once, in the order the player chooses."""
+        """§6.3: each marine of the team attacks once (unless the card allows more), in the
+        order the player chooses; every attack is optional (§14.18)."""
         st = self.state
         seat = st.team_seat[team]
-        attacked: set[str] = set()
+        ab = self.abilities
+        used: dict[str, int] = {}
+        limit = ab.attackers_limit(self, team)
         while True:
             options = []
             for row, pos in enumerate(st.formation):
                 marine = pos.marine
-                if marine.team != team or marine.name in attacked:
+                if marine.team != team:
                     continue
+                if used.get(marine.name, 0) >= ab.attacks_allowed(self, card, marine.name):
+                    continue
+                if limit is not None and marine.name not in used and len(used) >= limit:
+                    continue
+                side = SIDES[marine.facing]
                 for target in self.attack_targets(row):
-                    options.append(
-                        Option("attack", (marine.name, SIDES[marine.facing], target + 1))
-                    )
+                    options.append(Option("attack", (marine.name, side, target + 1)))
+                options.extend(ab.special_attack_options(self, card, marine.name))
             if not options:
                 break
             options.append(DONE)
@@ -295,31 +309,49 @@ class Engine:
             if choice.verb == "done":
                 break
             name = str(choice.args[0])
-            attacked.add(name)
-            yield from self.attack(name, int(choice.args[2]) - 1)
-        yield from self.abilities.after_attack(self, team, card)
+            used[name] = used.get(name, 0) + 1
+            if choice.verb == "attack":
+                yield from self.attack(name, int(choice.args[2]) - 1, card)
+            else:
+                yield from ab.special_attack(self, card, choice)
+        yield from ab.after_attack(self, team, card)
 
     def attack_targets(self, row: int) -> list[int]:
-        """Rows the marine at ``row`` may attack now: in range, in front, not all protected."""
+        """Rows the marine at ``row`` may attack now: in range, in front, not protected."""
         st = self.state
         side = st.formation[row].marine.facing
-        protected = st.protected
-        return [
-            r
-            for r in targets_in_range(st, row)
-            if not protected or any(c not in protected for c in st.formation[r].swarms[side])
-        ]
+        targets = targets_in_range(st, row)
+        if st.protected:
+            targets = [r for r in targets if not self.is_protected(st.formation[r].swarms[side])]
+        return targets
 
-    def attack(self, name: str, target_row: int) -> Flow:
-        """One normal attack: roll (support rerolls allowed, he faces the swarm), skull slays."""
+    def attack(self, name: str, target_row: int, card: str | None = None) -> Flow:
+        """One attack by ``name`` (a normal one when ``card`` is ``None``): roll with support
+        rerolls (he faces the swarm), then slay what the roll and ``card`` say (§6.3)."""
         st = self.state
-        side = self.marine(name).facing
+        marine = self.marine(name)
+        side = marine.facing
         roll = yield from self.roll_with_rerolls(
             name, f"{name} attacks the {SIDES[side]} swarm at position {target_row + 1}", True
         )
-        if roll.skull:
-            target = st.formation[target_row]
-            yield from self.slay_one(target, side, st.team_seat[self.marine(name).team])
+        kills = self.abilities.attack_kills(self, card, name, roll)
+        target = st.formation[target_row]
+        seat = st.team_seat[marine.team]
+        for _ in range(kills):
+            slain = yield from self.slay_one(target, side, seat, by=name)
+            if slain is None:
+                break
+        if self.abilities.attack_chains(self, card, name, roll) and self.is_alive(name):
+            # Psionic Attack: he may attack again at once, at any legal target.
+            row = st.marine_row(name)
+            options = [
+                Option("attack", (name, SIDES[side], t + 1)) for t in self.attack_targets(row)
+            ]
+            if options:
+                options.append(DONE)
+                choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack again")
+                if choice.verb == "attack":
+                    yield from self.attack(name, int(choice.args[2]) - 1, card)
 
     # -- Genestealer Attack (§7) --------------------------------------------------------------
 
@@ -328,18 +360,18 @@ class Engine:
 
         A swarm is the not-yet-attacked cards at a row and side: after a shift, cards that have
         attacked stay apart from those that have not (``state.attacked``) until the phase ends.
+        A protected swarm (Power Field) does not attack.
         """
         st = self.state
         attacked = st.attacked
         attacked.clear()
-        protected = st.protected
         while True:
             found = None
             for row, pos in enumerate(st.formation):
                 for side in (LEFT, RIGHT):
                     swarm = pos.swarms[side]
-                    if swarm:
-                        group = [c for c in swarm if c not in attacked and c not in protected]
+                    if swarm and not self.is_protected(swarm):
+                        group = [c for c in swarm if c not in attacked]
                         if group:
                             found = (row, side, group)
                             break
@@ -353,22 +385,34 @@ class Engine:
         attacked.clear()
 
     def swarm_attacks(self, row: int, side: int, group: list[int]) -> Flow:
-        """One swarm attacks the marine at its row: slain if value ≤ its size (§7)."""
+        """One swarm attacks the marine at its row: slain if value ≤ its size (§7).
+
+        Defence abilities may turn the verdict into a miss, or a counter-attack: one attacker
+        is slain and, while any is left, the swarm attacks again with a new roll.
+        """
         st = self.state
-        marine = st.formation[row].marine
-        lords = sum(1 for c in group if self.table.is_brood_lord(c))
-        roll = yield from self.roll_with_rerolls(
-            marine.name,
-            f"{len(group)} genestealer(s) on the {SIDES[side]} attack {marine.name}",
-            marine.facing == side,
-            modifier=-lords,
-        )
-        slain = roll.value <= len(group)
-        slain = yield from self.abilities.defence_result(
-            self, marine.name, side, group, roll, slain
-        )
-        if slain:
-            self.kill_marine(marine.name, "slain by genestealers")
+        pos = st.formation[row]
+        marine = pos.marine
+        seat = st.team_seat[marine.team]
+        while group:
+            lords = sum(1 for c in group if self.table.is_brood_lord(c))
+            roll = yield from self.roll_with_rerolls(
+                marine.name,
+                f"{len(group)} genestealer(s) on the {SIDES[side]} attack {marine.name}",
+                marine.facing == side,
+                modifier=-lords,
+            )
+            verdict = SLAIN if roll.value <= len(group) else MISS
+            verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
+            if verdict == SLAIN:
+                self.kill_marine(marine.name, "slain by genestealers")
+                return
+            if verdict != COUNTER:
+                return
+            card = yield from self.slay_one(pos, side, seat, by=marine.name, among=group)
+            if card is None:
+                return
+            group.remove(card)
 
     # -- Event (§8) ---------------------------------------------------------------------------
 
@@ -378,8 +422,13 @@ class Engine:
         event_id = self.draw_event()
         event = self.table.events[event_id]
         self.note(f"event: {event.name}")
-        # 1. Ability first.
+        # 1. Ability first. An Instinct card with several players is the current player's
+        # alone until he has chosen.
+        st.event_hidden = event.instinct and len(st.seats) > 1
+        if st.scouted is not None and st.scouted[1] == event_id:
+            st.scouted = None
         yield from self.abilities.event_ability(self, event)
+        st.event_hidden = False
         # 2. Spawn boxes, left to right, each completed before the next.
         for box in event.spawns:
             yield from self.spawn_box(box)
@@ -475,7 +524,7 @@ class Engine:
             # still count against clearing the final location below.
             engaged = leftover.swarms[LEFT] + leftover.swarms[RIGHT]
             remaining = len(engaged)
-            self.discard_genestealers(engaged)
+            self.discard_genestealers(engaged, slain=False)
             st.supply += sum(t.tokens for side in leftover.terrain for t in side)
         if not any(p.marine.team == marine.team for p in st.formation):
             st.eliminated.add(marine.team)
@@ -515,17 +564,28 @@ class Engine:
             self.log.append(str(roll))
         return roll
 
-    def slay_one(self, pos: Position, side: int, seat: int) -> Flow:
-        """Slay one genestealer of the swarm at ``pos``/``side``, the player choosing among
-        cards that differ; Brood Lords only once no normal one is left (§14.2, §14.3)."""
+    def slay_one(
+        self,
+        pos: Position,
+        side: int,
+        seat: int,
+        *,
+        by: str | None = None,
+        among: Sequence[int] | None = None,
+    ) -> Generator[Decision, Option, int | None]:
+        """Slay one genestealer of the swarm at ``pos``/``side`` (only from ``among`` if
+        given), the player of ``seat`` choosing among cards that differ; Brood Lords only once
+        no normal one is left (§14.2, §14.3). A protected swarm loses nothing. Returns the
+        card slain, or ``None``. ``by`` names the marine who slew it, if one did."""
         swarm = pos.swarms[side]
-        protected = self.state.protected
-        candidates = [c for c in swarm if c not in protected]
-        if not candidates:
-            return
+        if not swarm or self.is_protected(swarm):
+            return None
+        candidates = list(among) if among is not None else swarm
         normal = [c for c in candidates if not self.table.is_brood_lord(c)]
         if normal:
             candidates = normal
+        if not candidates:
+            return None
         card = candidates[0]
         if len(candidates) > 1:
             icons = self.table.gs_icons
@@ -540,14 +600,30 @@ class Engine:
         swarm.remove(card)
         self.note(f"{self.table.gs_labels[card]} is slain")
         self.discard_genestealers([card])
-        self.abilities.genestealer_slain(self, card)
+        yield from self.abilities.genestealer_slain(self, card, by)
         self.check_end()
+        return card
 
-    def discard_genestealers(self, cards: Sequence[int]) -> None:
-        """Slain or discarded genestealers go to the discard pile; Brood Lords leave play."""
+    def is_protected(self, swarm: Sequence[int]) -> bool:
+        """Whether a swarm is under a Power Field: protection covers the whole swarm it has
+        merged into (FAQ), so one protected card protects its swarm."""
+        protected = self.state.protected
+        return bool(protected) and any(c in protected for c in swarm)
+
+    def is_alive(self, name: str) -> bool:
+        """Whether that marine is in the formation."""
+        return any(p.marine.name == name for p in self.state.formation)
+
+    def discard_genestealers(self, cards: Sequence[int], *, slain: bool = True) -> None:
+        """Slain or discarded genestealers go to the discard pile; Brood Lords leave play,
+        counted as slain unless they merely left with a fallen last marine."""
+        st = self.state
         for card in cards:
+            st.protected.discard(card)
             if not self.table.is_brood_lord(card):
-                self.state.gs_discard.append(card)
+                st.gs_discard.append(card)
+            elif slain:
+                st.lords_slain.append(card)
 
     def draw_genestealer(self) -> int | None:
         """Top Genestealer card, reshuffling the discard when the deck is empty (§12)."""
@@ -620,7 +696,7 @@ class Engine:
         place_terrain(st, location.terrain)
         # 3. Empty both blip piles into the discard, then refill them.
         for side in (LEFT, RIGHT):
-            self.discard_genestealers(st.blips[side])
+            self.discard_genestealers(st.blips[side], slain=False)
             st.blips[side] = []
         yield from self.fill_blips(location.blips_left, location.blips_right)
         # 4. The location's on-entering ability.
@@ -638,7 +714,7 @@ class Engine:
                 Option("target", (row + 1, SIDES[side]))
                 for row, pos in enumerate(st.formation)
                 for side in (LEFT, RIGHT)
-                if any(c not in st.protected for c in pos.swarms[side])
+                if pos.swarms[side] and not self.is_protected(pos.swarms[side])
             ]
             if not options:
                 return
@@ -686,6 +762,8 @@ class Engine:
         st.protected.clear()
         st.activated.clear()
         st.chosen = {}
+        st.effects = st.next_effects
+        st.next_effects = []
         self.abilities.end_round(self)
 
     # -- helpers ------------------------------------------------------------------------------

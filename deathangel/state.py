@@ -130,14 +130,17 @@ class GameState:
 
     __slots__ = (
         "activated",
+        "artefact",
         "attacked",
         "blips",
         "chosen",
         "current_seat",
+        "effects",
         "eliminated",
         "event",
         "event_deck",
         "event_discard",
+        "event_hidden",
         "formation",
         "gs_deck",
         "gs_discard",
@@ -145,13 +148,16 @@ class GameState:
         "location",
         "location_deck",
         "location_tokens",
+        "lords_slain",
         "moved",
+        "next_effects",
         "outcome",
         "phase",
         "protected",
         "resolved",
         "revealed",
         "round",
+        "scouted",
         "seats",
         "setup_location",
         "slain",
@@ -200,6 +206,20 @@ class GameState:
         """Genestealers under a Power Field this round."""
         self.activated: set[str] = set()
         """Terrain cards activated this round (each at most once, RULES §6.2)."""
+        self.effects: list[tuple[str, ...]] = []
+        """Effects in force this round that no revealed card carries: ``(name, *args)``,
+        e.g. ``("second_wind", marine)``; cleared at round end."""
+        self.next_effects: list[tuple[str, ...]] = []
+        """Effects that come into force next round (Gun Jam, Evasion, Second Wind...)."""
+        self.artefact: int | None = None
+        """Seat holding the Artefact in hand, if any (RULES §14.8)."""
+        self.lords_slain: list[GenestealerId] = []
+        """Brood Lords slain, in order (Genestealer Lair's victory)."""
+        self.scouted: tuple[int, EventId] | None = None
+        """(seat, event) when a seat has looked at the top Event card and it is still there."""
+        self.event_hidden = False
+        """Whether the Event card being resolved is still seen only by the current player
+        (an Instinct card in a game with several players, RULES §8)."""
         self.outcome: str | None = None
         """``"victory"`` or ``"defeat"`` once the game has ended."""
 
@@ -233,6 +253,12 @@ class GameState:
         new.moved = set(self.moved)
         new.protected = set(self.protected)
         new.activated = set(self.activated)
+        new.effects = self.effects[:]
+        new.next_effects = self.next_effects[:]
+        new.artefact = self.artefact
+        new.lords_slain = self.lords_slain[:]
+        new.scouted = self.scouted
+        new.event_hidden = self.event_hidden
         new.outcome = self.outcome
         return new
 
@@ -304,4 +330,9 @@ class GameState:
             "last_resolved": dict(sorted(self.last_resolved.items())),
             "eliminated": sorted(self.eliminated),
             "slain": list(self.slain),
+            "effects": [list(e) for e in self.effects],
+            "next_effects": [list(e) for e in self.next_effects],
+            "protected": sorted(gs[c] for c in self.protected),
+            "artefact": self.artefact,
+            "lords_slain": [gs[c] for c in self.lords_slain],
         }
