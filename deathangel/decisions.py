@@ -25,6 +25,12 @@ SLAY = "slay"
 SPAWN_ORDER = "spawn_order"
 BLIP_SPLIT = "blip_split"
 DOOR_SLAY = "door_slay"
+TARGET_MARINE = "target_marine"
+TARGET_SWARM = "target_swarm"
+TARGET_PILE = "target_pile"
+TARGET_TEAM = "target_team"
+TARGET_TERRAIN = "target_terrain"
+CHOOSE = "choose"
 
 KIND_HELP: dict[str, str] = {
     CHOOSE_ACTION: "Choose this team's action card for the round (face down).",
@@ -38,6 +44,12 @@ KIND_HELP: dict[str, str] = {
     SPAWN_ORDER: "The blip pile runs short: choose which terrain draws next.",
     BLIP_SPLIT: "The Genestealer deck runs short: choose the pile that takes the odd card.",
     DOOR_SLAY: "Spend a Door token to slay a genestealer before travelling, or stop.",
+    TARGET_MARINE: "Choose the marine a card's ability applies to.",
+    TARGET_SWARM: "Choose the swarm a card's ability applies to.",
+    TARGET_PILE: "Choose a blip pile.",
+    TARGET_TEAM: "Choose a combat team.",
+    TARGET_TERRAIN: "Choose a terrain card, or a place for one.",
+    CHOOSE: "Choose how to use an ability (or not to).",
 }
 
 
@@ -99,6 +111,26 @@ class Option:
                 return f"the {a[0]} blip pile"
             case "target":
                 return f"the {a[1]} swarm at position {a[0]}"
+            case "team":
+                return f"the {a[0]} combat team"
+            case "place":
+                return f"position {a[0]}, {a[1]} side"
+            case "count":
+                return f"{a[0]}"
+            case "slay_at":
+                return f"slay {a[2]} ({a[1]} of position {a[0]})"
+            case "take":
+                return f"take {a[2]} ({a[1]} of position {a[0]})"
+            case "charge":
+                return f"{a[0]} makes a Heroic Charge instead of attacking"
+            case "top":
+                return "leave it on top"
+            case "bottom":
+                return "put it at the bottom"
+            case "yes":
+                return "yes" if not a else f"yes: {a[0]}"
+            case "no":
+                return "no" if not a else f"no: {a[0]}"
             case "done":
                 return "done"
         return " ".join([self.verb, *map(str, a)])

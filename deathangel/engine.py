@@ -36,6 +36,9 @@ Flow = Generator[Decision, Option, None]
 """A piece of the rules that may ask for decisions."""
 
 
+PHASES = ("choose_actions", "resolve_actions", "genestealer_attack", "event")
+"""The four phases of a round, in order (RULES §4)."""
+
 SLAIN = "slain"
 MISS = "miss"
 COUNTER = "counter"
@@ -71,40 +74,45 @@ class Engine:
     # -- the game, in rulebook order ---------------------------------------------------------
 
     def run(self, at_round_start: object = None) -> Flow:
-        """Play from the state's phase (``setup`` or ``round_start``) to the end of the game.
+        """Play from the state's phase to the end of the game.
 
-        ``at_round_start`` is called (with no arguments) each time a round is about to begin:
-        the point where a state copy plus a new generator make a full clone.
+        The state's ``phase`` says where to begin: ``setup``, ``round_start`` (a new round),
+        or one of :data:`PHASES` (that phase of the current round, as a scenario file sets
+        up). ``at_round_start`` is called (with no arguments) each time a round is about to
+        begin: the point where a state copy plus a new generator make a full clone.
         """
         st = self.state
         try:
             if st.phase == "setup":
                 yield from self.setup()
                 st.phase = "round_start"
+            start = PHASES.index(st.phase) if st.phase in PHASES else 0
             while True:
-                if at_round_start is not None:
-                    at_round_start()  # type: ignore[operator]
-                st.round += 1
-                self.note(f"— round {st.round} —")
-                # Choose Actions (RULES §5): every active team picks a card face down.
-                st.phase = "choose_actions"
-                yield from self.choose_actions()
-                yield from self.end_of_phase()
-                # Resolve Actions (§6): revealed cards in ascending initiative.
-                st.phase = "resolve_actions"
-                yield from self.resolve_actions()
-                yield from self.end_of_phase()
-                # Genestealer Attack (§7): top row first, left before right.
-                st.phase = "genestealer_attack"
-                yield from self.genestealer_attack()
-                yield from self.end_of_phase()
-                # Event (§8): ability, spawn boxes, move box, end-of-Event abilities.
-                st.phase = "event"
-                yield from self.event_phase()
-                yield from self.end_of_phase()
+                if start == 0:
+                    if at_round_start is not None:
+                        at_round_start()  # type: ignore[operator]
+                    st.round += 1
+                    self.note(f"— round {st.round} —")
+                for phase in PHASES[start:]:
+                    st.phase = phase
+                    if phase == "choose_actions":
+                        # Choose Actions (RULES §5): every active team picks a card face down.
+                        yield from self.choose_actions()
+                    elif phase == "resolve_actions":
+                        # Resolve Actions (§6): revealed cards in ascending initiative.
+                        yield from self.resolve_actions()
+                    elif phase == "genestealer_attack":
+                        # Genestealer Attack (§7): top row first, left before right.
+                        yield from self.genestealer_attack()
+                    else:
+                        # Event (§8): ability, spawn boxes, move box, end-of-Event abilities.
+                        yield from self.event_phase()
+                    # The travel check closes every phase (§4).
+                    yield from self.end_of_phase()
                 # Round cleanup: effects "this round" expire.
                 self.end_round()
                 st.phase = "round_start"
+                start = 0
         except GameOver:
             return
 
@@ -487,7 +495,7 @@ class Engine:
                 else:
                     index = 0
                 row, name = spots.pop(index)
-                n = self.abilities.spawn_limit(self, name, count)
+                n = self.abilities.spawn_limit(self, name, min(count, len(pile)))
                 self.spawn(row, side, n)
 
     def spawn(self, row: int, side: int, count: int) -> int:
@@ -756,6 +764,12 @@ class Engine:
             st.outcome = "defeat"
             self.note("DEFEAT: every marine is slain")
             raise GameOver
+
+    def declare_victory(self, why: str) -> None:
+        """End the game in victory now (a final location's own condition was met)."""
+        self.state.outcome = "victory"
+        self.note(f"VICTORY: {why}")
+        raise GameOver
 
     def end_round(self) -> None:
         st = self.state
