@@ -194,8 +194,9 @@ class Engine:
         st = self.state
         actions = self.table.actions
         for _, team, card_name in st.revealed:
-            if team in st.eliminated:
-                continue  # an eliminated team's cards have left play (§9)
+            if team in st.eliminated or team in st.resolved:
+                continue  # eliminated: its cards have left play (§9); resolved: a scenario
+                # may start part-way through the phase
             card = actions[card_name][1]
             self.note(f"{card_name} ({team}) resolves")
             if card.kind == "support":

@@ -44,6 +44,15 @@ class Observation:
         mine = set(self.teams)
         return {team: card for team, card in st.chosen.items() if team in mine}
 
+    @property
+    def event(self) -> str | None:
+        """The Event card being resolved; an Instinct card in a game with several players is
+        shown only to the current player until he has chosen (RULES §8)."""
+        st = self._game.state
+        if st.event is None or (st.event_hidden and self.seat != st.current_seat):
+            return None
+        return self._game.table.events[st.event].name
+
     def to_dict(self) -> dict[str, Any]:
         """Everything this seat may know, JSON-ready."""
         g = self._game
@@ -85,7 +94,19 @@ class Observation:
             "genestealer_discard": [labels[c] for c in st.gs_discard],
             "event_deck_count": len(st.event_deck),
             "event_discard": [table.events[e].name for e in st.event_discard],
-            "event": None if st.event is None else table.events[st.event].name,
+            "event": self.event,
+            "scouted_top_event": (
+                table.events[st.scouted[1]].name
+                if st.scouted is not None
+                and st.scouted[0] == self.seat
+                and st.event_deck
+                and st.event_deck[-1] == st.scouted[1]
+                else None
+            ),
+            "artefact_holder": st.artefact,
+            "effects": [list(e) for e in st.effects],
+            "next_effects": [list(e) for e in st.next_effects],
+            "protected": sorted(labels[c] for c in st.protected),
             "revealed": [[team, card] for _, team, card in st.revealed],
             "my_choices": self.my_choices,
             "last_resolved": dict(sorted(st.last_resolved.items())),
