@@ -6,7 +6,9 @@ import sys
 
 import typer
 
+from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
+from deathangel.cli.simulate import simulate_cli
 from deathangel.errors import DeathAngelError
 
 app = typer.Typer(
@@ -16,6 +18,8 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(cards_app, name="cards")
+app.command("simulate")(simulate_cli)
+app.command("bench")(bench_cli)
 
 
 def main() -> None:

@@ -1,0 +1,139 @@
+"""``deathangel bench``: how fast the engine plays on this machine (one process, one core).
+
+A thin command over :mod:`deathangel.bench`: random-bot games per second for 1–6 players,
+Game.clone() per second at round starts and mid-round, whether every game ended, and whether
+the target of 200 solo games per second is met. ``--profile`` adds what limits the speed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from deathangel.bench import CloneRate, GamesRate
+
+
+def _games_line(rate: GamesRate) -> str:
+    ended = "all ended" if rate.ended == rate.games else f"ONLY {rate.ended} ENDED"
+    return (
+        f"  {rate.players} player{'s' if rate.players > 1 else ' '}: {rate.per_s:8.1f} games/s"
+        f"  ({rate.games} games in {rate.seconds:.2f} s, {ended}, {rate.wins} won)"
+    )
+
+
+def _clone_lines(start: CloneRate, mid: CloneRate, mismatches: int) -> list[str]:
+    check = (
+        "every clone stood at its original's decision"
+        if mismatches == 0
+        else f"{mismatches} CLONE(S) DID NOT MATCH THEIR ORIGINAL"
+    )
+    return [
+        "Game.clone() during random-bot games of 1–6 players:",
+        f"  at round start: {start.per_s:9.1f} clones/s  ({start.clones} clones)",
+        f"  mid-round:      {mid.per_s:9.1f} clones/s  ({mid.clones} clones)",
+        f"  check: {check}",
+    ]
+
+
+def bench_cli(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the figures as one JSON object.")
+    ] = False,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Play exactly this many games per measurement instead of a time budget.",
+        ),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--seconds",
+            help="Time budget per player count (clones get twice it); default 1.5.",
+        ),
+    ] = None,
+    profile: Annotated[
+        bool,
+        typer.Option(
+            "--profile", help="Also profile solo games: top 15 functions by cumulative time."
+        ),
+    ] = False,
+) -> None:
+    """Measure random-bot games per second (1–6 players) and Game.clone() per second.
+
+    One process, fixed seeds, about 12 s by default; says whether 200 solo games/s is met.
+    """
+    if games is not None and games < 1:
+        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    if seconds is not None and not seconds > 0:
+        raise DeathAngelError(f"--seconds must be positive, not {seconds}")
+    # Imported here so that other commands do not pay for cProfile and the engine at start-up.
+    from deathangel.bench import (
+        DEFAULT_SECONDS,
+        TARGET_SOLO_GAMES_PER_S,
+        format_profile,
+        machine_info,
+        profile_solo,
+        python_label,
+        run_bench,
+    )
+
+    if as_json:
+        report = run_bench(games=games, seconds=seconds)
+        data = report.to_dict()
+        if profile:
+            data["profile"] = profile_solo(games=games, seconds=seconds).to_dict()
+        typer.echo(json.dumps(data, sort_keys=True))
+        _fail_unless_clean(report.all_ended, report.clone_mismatches)
+        return
+
+    info = machine_info()
+    typer.echo(
+        f"deathangel bench: {python_label()} on {info['machine']} ({info['platform']}), "
+        f"{info['cpu_count']} CPU(s); one process, one core, fixed seeds"
+    )
+    budget = (
+        f"{games} game(s) per measurement"
+        if games is not None
+        else f"{seconds if seconds is not None else DEFAULT_SECONDS} s per player count"
+    )
+    typer.echo(f"random-bot games per second ({budget}):")
+
+    def show_games(rate: GamesRate) -> None:
+        typer.echo(_games_line(rate))
+
+    def show_clones(start: CloneRate, mid: CloneRate, mismatches: int) -> None:
+        for line in _clone_lines(start, mid, mismatches):
+            typer.echo(line)
+
+    report = run_bench(games=games, seconds=seconds, on_games=show_games, on_clones=show_clones)
+    solo = report.solo.per_s
+    verdict = "met" if report.target_met else "NOT met"
+    typer.echo(
+        f"target (at least {TARGET_SOLO_GAMES_PER_S:.0f} solo games/s on one core): {verdict} "
+        f"({solo:.1f} games/s)"
+    )
+    if profile:
+        typer.echo("")
+        for line in format_profile(profile_solo(games=games, seconds=seconds)):
+            typer.echo(line)
+    else:
+        typer.echo("run with --profile to see what limits the speed")
+    _fail_unless_clean(report.all_ended, report.clone_mismatches)
+
+
+def _fail_unless_clean(all_ended: bool, mismatches: int) -> None:
+    problems = []
+    if not all_ended:
+        problems.append("some games did not end")
+    if mismatches:
+        problems.append(f"{mismatches} clone(s) did not match their original")
+    if problems:
+        raise DeathAngelError("bench found engine problems: " + "; ".join(problems))

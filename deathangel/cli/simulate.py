@@ -1,0 +1,99 @@
+"""``deathangel simulate``: play many bot games and report how often the marines win.
+
+A thin command over :func:`deathangel.simulate.simulate`: it parses options, shows a progress
+bar on stderr when stderr is a terminal, and prints the summary as text or as one JSON object
+(sorted keys, no timings, so two runs with the same options print the same bytes).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from deathangel.simulate import SimulationSummary
+
+
+def format_summary(summary: SimulationSummary) -> list[str]:
+    """The summary as the text lines the command prints."""
+    lo, hi = summary.win_rate_ci95
+    return [
+        f"{summary.games} game(s), {summary.players} player(s), strategy {summary.strategy!r}, "
+        f"seeds {summary.seed}..{summary.seed + summary.games - 1}",
+        f"wins:                    {summary.wins}",
+        f"losses:                  {summary.losses}",
+        f"win rate:                {summary.win_rate:.2%} "
+        f"(95% Wilson interval {lo:.2%} – {hi:.2%})",
+        f"mean rounds:             {summary.mean_rounds:.2f}",
+        f"mean locations reached:  {summary.mean_locations:.2f} (the setup location counts as 1)",
+    ]
+
+
+def _run(
+    players: int, games: int, seed: int, strategy: str, show_progress: bool
+) -> SimulationSummary:
+    # Imported here so that other commands do not pay for the engine at start-up.
+    from deathangel.simulate import simulate
+
+    if not show_progress:
+        return simulate(players, games, seed, strategy)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        return simulate(players, games, seed, strategy, advance)
+
+
+def simulate_cli(
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats, 1–6.")] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play (at least 1).")] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed + i.")
+    ] = 0,
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="Strategy at every seat (from the plugins).")
+    ] = "random",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as one JSON object.")
+    ] = False,
+) -> None:
+    """Play complete bot games and report how often the marines win.
+
+    Prints wins, losses, the win rate (95% Wilson interval), mean rounds, mean locations.
+
+    Game i has seed SEED + i; its bots are seeded from that seed and their seat.
+    """
+    if not 1 <= players <= 6:
+        raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+    if games < 1:
+        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    show_progress = not as_json and sys.stderr.isatty()
+    summary = _run(players, games, seed, strategy, show_progress)
+    if as_json:
+        typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
+        return
+    for line in format_summary(summary):
+        typer.echo(line)
