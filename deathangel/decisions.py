@@ -85,6 +85,12 @@ class Option:
         return f"Option({self.verb!r}, {self.args!r})"
 
     def __str__(self) -> str:
+        try:
+            return self._describe()
+        except IndexError:  # a verb with fewer arguments than usual: say it plainly
+            return " ".join([self.verb, *map(str, self.args)])
+
+    def _describe(self) -> str:
         a = self.args
         match self.verb:
             case "card":
