@@ -236,6 +236,8 @@ class Game:
     def push(self, option: Option) -> None:
         """Apply without checking legality: the fast path for bots that pick from
         ``decision.options``. An option from anywhere else must go through :meth:`apply`."""
+        if self._decision is None:
+            raise IllegalChoiceError(f"the game is over; {option!r} cannot be applied")
         self.history.append(option)
         try:
             self._decision = self._gen.send(option)

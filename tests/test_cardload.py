@@ -1,7 +1,8 @@
 """The card loader: the base-game TOML against the reference card list, round trips through
 TOML, and one broken-file test per kind of mistake a modder makes.
 
-Expected numbers come from ``shared/reference/base-game.json`` (the transcription of the
+Expected numbers come from ``tests/data/base-game.json`` (a copy of the shared reference,
+kept in the repo so a fresh clone tests alone; (the transcription of the
 printed cards), not from the TOML under test, so a typo in either shows up as a mismatch.
 """
 
@@ -29,7 +30,7 @@ from deathangel.cardmodel import CardDatabase, Effect, TerrainPlacement
 from deathangel.effectspec import BASE_EFFECTS, EffectCatalogue, EffectSpec
 from deathangel.errors import CardDataError
 
-REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "base-game.json"
+REFERENCE = Path(__file__).parent / "data" / "base-game.json"
 BASE = base_card_dir()
 BASE_FILES = sorted(BASE.glob("*.toml"))
 

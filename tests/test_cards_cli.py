@@ -17,7 +17,7 @@ from deathangel.base_plugin import base_card_dir
 from deathangel.cli.cards import list_cards, show_card, validate_cards
 from deathangel.errors import DeathAngelError
 
-REFERENCE = Path(__file__).parents[2] / "shared" / "reference" / "base-game.json"
+REFERENCE = Path(__file__).parent / "data" / "base-game.json"
 BASE = base_card_dir()
 KEYS = ["marines", "actions", "genestealers", "brood_lords", "events", "locations", "terrain"]
 

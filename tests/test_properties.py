@@ -1,0 +1,438 @@
+"""Property tests: many random games for every player count, invariants after every step.
+
+Each property plays complete games with :class:`~deathangel.players.RandomPlayer` and checks
+one promise of the engine (DESIGN "Invariants everywhere", "Determinism", "Decision protocol"):
+the invariants of :mod:`tests.invariants` hold after every decision, every game ends, the same
+config and bot give the same game, a save taken at any decision resumes the same game, and a
+clone taken at any decision is faithful to its original and independent of it.
+
+Examples per property come from a hypothesis profile registered here (not in ``conftest.py``,
+so other test modules keep their own settings). ``DEATHANGEL_PROPERTIES=long`` runs many more.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from deathangel.decisions import Decision, Option
+from deathangel.game import Game, GameConfig
+from deathangel.players import RandomPlayer
+from deathangel.randomness import STREAMS
+from deathangel.state import GameState
+from tests.invariants import Progress, check_invariants
+
+# -- settings -----------------------------------------------------------------------------------
+
+settings.register_profile(
+    "deathangel-properties",
+    # Games of random bots are short (about 30-110 decisions): 40 examples per player count
+    # keep this module near 25 s on a 2-core machine.
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "deathangel-properties-long",
+    settings.get_profile("deathangel-properties"),
+    max_examples=400,
+)
+PROFILE = settings.get_profile(
+    "deathangel-properties-long"
+    if os.environ.get("DEATHANGEL_PROPERTIES") == "long"
+    else "deathangel-properties"
+)
+
+PLAYERS = pytest.mark.parametrize("players", range(1, 7))
+SEEDS = st.integers(0, 2**32 - 1)
+MAX_DECISIONS = 20_000
+"""A game that asks more than this has stopped progressing (random games end within ~150)."""
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def new_game(players: int, seed: int, **kwargs: Any) -> Game:
+    return Game(GameConfig(players=players, seed=seed), **kwargs)
+
+
+def bot_choice(game: Game, bot: RandomPlayer) -> Option:
+    """The bot's answer, given only what the deciding seat may know."""
+    decision = game.decision
+    assert decision is not None
+    option = bot.choose(game.observation(decision.seat), decision)
+    assert option in decision.options
+    return option
+
+
+def play_out(game: Game, bot: RandomPlayer, *, check: bool = True) -> list[Option]:
+    """Let ``bot`` answer every decision to the end, checking the invariants after each
+    step; returns the options taken."""
+    taken: list[Option] = []
+    progress: Progress | None = check_invariants(game) if check else None
+    while game.decision is not None:
+        assert len(game.history) < MAX_DECISIONS, (
+            f"seed {game.config.seed}, {game.config.players} player(s): still undecided "
+            f"after {MAX_DECISIONS} decisions (round {game.state.round})"
+        )
+        option = bot_choice(game, bot)
+        game.push(option)
+        taken.append(option)
+        if check:
+            progress = check_invariants(game, progress)
+    return taken
+
+
+def replay(game: Game, options: list[Option], *, check: bool = False) -> None:
+    """Apply recorded options through the checked path (each must still be legal)."""
+    progress = check_invariants(game) if check else None
+    for option in options:
+        game.apply(option)
+        if check:
+            progress = check_invariants(game, progress)
+
+
+def hidden_fields(state: GameState) -> dict[str, Any]:
+    """State that ``to_dict`` leaves out but the rest of the game depends on."""
+    return {
+        "chosen": dict(state.chosen),
+        "resolved": sorted(state.resolved),
+        "event": state.event,
+        "attacked": sorted(state.attacked),
+        "moved": sorted(state.moved),
+        "protected": sorted(state.protected),
+        "activated": sorted(state.activated),
+        "team_seat": dict(state.team_seat),
+    }
+
+
+def fingerprint(game: Game) -> dict[str, Any]:
+    """Everything that decides the rest of a game: state (hidden parts too), the pending
+    decision, the history and the position of every random stream."""
+    return {
+        "state": game.state.to_dict(game.table),
+        "hidden": hidden_fields(game.state),
+        "decision": game.decision,
+        "history": list(game.history),
+        "outcome": game.outcome,
+        "streams": {name: game.engine.streams[name].getstate() for name in STREAMS},
+    }
+
+
+def final(game: Game) -> tuple[dict[str, Any], str | None, list[Option]]:
+    return game.state.to_dict(game.table), game.outcome, list(game.history)
+
+
+def round_start_and_mid_round(game: Game, options: list[Option]) -> tuple[list[int], list[int]]:
+    """Split the decision indexes of a game (replayed from ``options``) into those at the
+    start of a round (the first Choose Actions question) and all the others."""
+    starts, middles = [], []
+    for i, option in enumerate(options):
+        decision = game.decision
+        assert decision is not None
+        at_start = decision.kind == "choose_action" and not game.state.chosen
+        (starts if at_start else middles).append(i)
+        game.push(option)
+    return starts, middles
+
+
+# -- every game keeps the invariants and ends ---------------------------------------------------
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS)
+def test_random_games_keep_invariants_and_end(players: int, seed: int, bot_seed: int) -> None:
+    game = new_game(players, seed)
+    taken = play_out(game, RandomPlayer(bot_seed))
+    assert game.is_over() and game.decision is None
+    assert game.outcome in ("victory", "defeat")
+    assert game.history == taken
+    assert 0 < len(taken) < MAX_DECISIONS
+    # The end is final: observations still work, and nothing more can be applied.
+    for seat in range(1, players + 1):
+        obs = game.observation(seat)
+        assert obs.decision is None
+        json.dumps(obs.to_dict())
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS, handicap=st.integers(0, 2))
+def test_handicap_games_keep_invariants(
+    players: int, seed: int, bot_seed: int, handicap: int
+) -> None:
+    marines = {1: 6, 2: 8, 3: 12, 4: 8, 5: 10, 6: 12}[players]
+    handicap = min(handicap, 12 // marines)
+    game = Game(GameConfig(players=players, seed=seed, handicap=handicap))
+    assert [p.marine.tokens for p in game.state.formation] == [handicap] * marines
+    assert game.state.supply == 12 - handicap * marines
+    play_out(game, RandomPlayer(bot_seed))
+    assert game.outcome in ("victory", "defeat")
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS, data=st.data())
+def test_chosen_teams_keep_invariants(
+    players: int, seed: int, bot_seed: int, data: st.DataObject
+) -> None:
+    per_seat = {1: 3, 2: 2, 3: 2, 4: 1, 5: 1, 6: 1}[players]
+    colours = data.draw(
+        st.permutations(["green", "yellow", "red", "blue", "grey", "purple"]), label="teams"
+    )
+    teams = tuple(tuple(colours[i * per_seat : (i + 1) * per_seat]) for i in range(players))
+    game = Game(GameConfig(players=players, seed=seed, teams=teams))
+    assert tuple(map(tuple, game.state.seats)) == teams
+    play_out(game, RandomPlayer(bot_seed))
+
+
+# -- determinism --------------------------------------------------------------------------------
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS)
+def test_same_config_and_bot_give_the_same_game(players: int, seed: int, bot_seed: int) -> None:
+    first = new_game(players, seed)
+    play_out(first, RandomPlayer(bot_seed), check=False)
+    second = new_game(players, seed)
+    play_out(second, RandomPlayer(bot_seed), check=False)
+    assert second.history == first.history
+    assert final(second) == final(first)
+    assert fingerprint(second) == fingerprint(first)
+    # Logging is a projection: switching it on changes nothing, and two logs agree.
+    logged = new_game(players, seed, log=True)
+    play_out(logged, RandomPlayer(bot_seed), check=False)
+    assert final(logged) == final(first)
+    again = new_game(players, seed, log=True)
+    replay(again, list(first.history))
+    assert again.log == logged.log
+    assert again.log, "a logged game has a log"
+    # The checked path (codes, as a save stores them) plays the same game as the fast one.
+    coded = new_game(players, seed)
+    for option in first.history:
+        coded.apply(json.loads(json.dumps(option.code())))
+    assert final(coded) == final(first)
+
+
+# -- save and load ------------------------------------------------------------------------------
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS, data=st.data())
+def test_save_at_any_decision_resumes_the_same_game(
+    players: int, seed: int, bot_seed: int, data: st.DataObject
+) -> None:
+    original = new_game(players, seed)
+    options = play_out(original, RandomPlayer(bot_seed), check=False)
+    at = data.draw(st.integers(0, len(options)), label="save at decision")
+    game = new_game(players, seed)
+    replay(game, options[:at])
+    before = fingerprint(game)
+    saved = json.loads(json.dumps(game.to_save()))
+    assert fingerprint(game) == before, "saving changed the game"
+    loaded = Game.from_save(saved)
+    assert fingerprint(loaded) == before
+    check_invariants(loaded)
+    # Continuing with the options the original took gives the same rest of the game.
+    replay(loaded, options[at:], check=True)
+    assert final(loaded) == final(original)
+
+
+# -- clones -------------------------------------------------------------------------------------
+
+
+def clone_and_check(game: Game, bot: RandomPlayer) -> tuple[Game, list[Option]]:
+    """Clone ``game``, play the clone out with ``bot`` and check the original never moved;
+    returns the finished clone and the options it took after the clone point."""
+    before = fingerprint(game)
+    clone = game.clone()
+    assert clone is not game
+    assert fingerprint(clone) == before, "a fresh clone differs from its original"
+    check_invariants(clone)
+    resaved = Game.from_save(json.loads(json.dumps(clone.to_save())))
+    assert fingerprint(resaved) == before, "a clone's save does not rebuild it"
+    taken = play_out(clone, bot)
+    assert fingerprint(game) == before, "playing a clone changed its original"
+    return clone, taken
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS, clone_bot=SEEDS, data=st.data())
+def test_clone_at_any_decision_is_independent_and_faithful(
+    players: int, seed: int, bot_seed: int, clone_bot: int, data: st.DataObject
+) -> None:
+    options = play_out(new_game(players, seed), RandomPlayer(bot_seed), check=False)
+    at = data.draw(st.integers(0, len(options)), label="clone at decision")
+    game = new_game(players, seed)
+    replay(game, options[:at])
+    clone, taken = clone_and_check(game, RandomPlayer(clone_bot))
+    # The original, given the clone's answers, reaches exactly the clone's end.
+    replay(game, taken, check=True)
+    assert final(game) == final(clone)
+    assert fingerprint(game) == fingerprint(clone)
+
+
+@PLAYERS
+@settings(PROFILE)
+@given(seed=SEEDS, bot_seed=SEEDS, clone_bot=SEEDS, data=st.data())
+def test_clone_at_round_start_and_mid_round(
+    players: int, seed: int, bot_seed: int, clone_bot: int, data: st.DataObject
+) -> None:
+    options = play_out(new_game(players, seed), RandomPlayer(bot_seed), check=False)
+    starts, middles = round_start_and_mid_round(new_game(players, seed), options)
+    assert starts and starts[0] == 0, "the first decision of a game opens round 1"
+    for label, indexes in (("round start", starts), ("mid-round", middles)):
+        if not indexes:
+            continue
+        at = data.draw(st.sampled_from(indexes), label=label)
+        game = new_game(players, seed)
+        replay(game, options[:at])
+        clone, taken = clone_and_check(game, RandomPlayer(clone_bot))
+        replay(game, taken, check=True)
+        assert final(game) == final(clone)
+
+
+@PLAYERS
+@settings(PROFILE, max_examples=max(5, PROFILE.max_examples // 3))
+@given(seed=SEEDS, bot_seed=SEEDS)
+def test_clone_matches_at_every_decision(players: int, seed: int, bot_seed: int) -> None:
+    game = new_game(players, seed)
+    bot = RandomPlayer(bot_seed)
+    clones: list[tuple[Game, dict[str, Any]]] = []
+    while True:
+        clone = game.clone()
+        assert fingerprint(clone) == fingerprint(game)
+        clones.append((clone, fingerprint(game)))
+        if game.decision is None:
+            break
+        game.push(bot_choice(game, bot))
+    # Moving the original on changed none of the clones taken on the way.
+    for clone, then in clones:
+        assert fingerprint(clone) == then
+    # Clones of clones, mid-round included, are faithful too.
+    middle, then = clones[len(clones) // 2]
+    twice = middle.clone().clone()
+    assert fingerprint(twice) == then
+    replay(twice, list(game.history[len(then["history"]) :]))
+    assert final(twice) == final(game)
+
+
+# -- the checker itself finds broken states -----------------------------------------------------
+
+
+def _sample_game() -> Game:
+    """A 2-player game a few decisions in, with genestealers in the formation."""
+    game = new_game(2, 7)
+    bot = RandomPlayer(7)
+    while game.decision is not None and (
+        game.state.genestealers_in_formation() == 0 or game.state.phase == "choose_actions"
+    ):
+        game.push(bot_choice(game, bot))
+    assert game.decision is not None and game.state.genestealers_in_formation()
+    return game
+
+
+def _first_swarm(state: GameState) -> list[int]:
+    return next(s for p in state.formation for s in p.swarms if s)
+
+
+Breakage = Callable[[Game], None]
+BREAKAGES: dict[str, tuple[Breakage, str]] = {
+    "card twice": (lambda g: g.state.gs_discard.append(g.state.gs_deck[0]), "in 2 places"),
+    "card lost": (lambda g: g.state.gs_deck.pop(), "in 0 places"),
+    "Brood Lord in deck": (
+        lambda g: g.state.gs_deck.append(g.table.deck_size),
+        "may only be in a swarm",
+    ),
+    "Brood Lord twice": (
+        lambda g: _first_swarm(g.state).extend([g.table.deck_size] * 2),
+        "Brood Lord",
+    ),
+    "event lost": (lambda g: g.state.event_deck.pop(), "Event copy"),
+    "event twice": (lambda g: g.state.event_discard.append(g.state.event_deck[0]), "Event"),
+    "token made": (
+        lambda g: setattr(g.state, "location_tokens", g.state.location_tokens + 1),
+        "support tokens",
+    ),
+    "token lost": (
+        lambda g: setattr(g.state.formation[0].marine, "tokens", -1),
+        "has -1 tokens",
+    ),
+    "slain but alive": (
+        lambda g: g.state.slain.append(g.state.formation[0].marine.name),
+        "slain marines still in the formation",
+    ),
+    "marine vanished": (lambda g: g.state.formation.pop(), "marines missing"),
+    "eliminated but alive": (
+        lambda g: g.state.eliminated.add(g.state.formation[0].marine.team),
+        "still have marines",
+    ),
+    "bad facing": (lambda g: setattr(g.state.formation[0].marine, "facing", 2), "facing 2"),
+    "third side": (lambda g: g.state.formation[0].swarms.append([]), "swarm side"),
+    "seat mix-up": (
+        lambda g: g.state.team_seat.update({next(iter(g.state.team_seat)): 9}),
+        "team_seat",
+    ),
+    "bad current seat": (lambda g: setattr(g.state, "current_seat", 3), "current seat"),
+    "location deck refilled": (
+        lambda g: g.state.location_deck.append(g.state.location_deck[0]),
+        "location deck",
+    ),
+    "one-option decision": (
+        lambda g: setattr(g, "_decision", Decision(1, "move", (Option("done"),))),
+        "1 option",
+    ),
+    "repeated options": (
+        lambda g: setattr(g, "_decision", Decision(1, "move", (Option("done"), Option("done")))),
+        "repeat",
+    ),
+    "no seat": (
+        lambda g: setattr(g, "_decision", Decision(0, "move", (Option("done"), Option("x")))),
+        "seat 0",
+    ),
+    "over but asking": (
+        lambda g: setattr(g.state, "outcome", "victory"),
+        "outcome .victory. but decision",
+    ),
+    "not over, not asking": (lambda g: setattr(g, "_decision", None), "decision None"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BREAKAGES))
+def test_check_invariants_catches(name: str) -> None:
+    game = _sample_game()
+    check_invariants(game)
+    broken = game.clone()
+    breakage, message = BREAKAGES[name]
+    breakage(broken)
+    with pytest.raises(AssertionError, match=message):
+        check_invariants(broken)
+    check_invariants(game)  # the original was never touched
+
+
+def test_check_invariants_compares_two_moments() -> None:
+    game = _sample_game()
+    progress = check_invariants(game)
+    grown = progress._replace(location_deck=progress.location_deck - 1)
+    with pytest.raises(AssertionError, match="location deck grew"):
+        check_invariants(game, grown)
+    later = progress._replace(round=progress.round + 1)
+    with pytest.raises(AssertionError, match="round went back"):
+        check_invariants(game, later)
+    vanished = progress._replace(slain=("Nobody",))
+    with pytest.raises(AssertionError, match="without coming back"):
+        check_invariants(game, vanished)
+    # A rescued marine (Rescue Space Marine) leaves the slain list for the formation: fine.
+    rescued = progress._replace(slain=(game.state.formation[-1].marine.name,))
+    assert check_invariants(game, rescued) == progress
+    assert check_invariants(game, progress) == progress
