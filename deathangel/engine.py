@@ -219,6 +219,7 @@ class Engine:
             st.supply -= 1
             self.note(f"support token on {choice.args[0]}")
         yield from self.abilities.after_support(self, team, card)
+        self.spread_protection()  # Strategize may have moved a swarm onto another
 
     def move_activate_action(self, team: str, card: str) -> Flow:
         """§6.2: move (one own swap each), then facing, then activation — each optional."""
@@ -438,12 +439,14 @@ class Engine:
             st.scouted = None
         yield from self.abilities.event_ability(self, event)
         st.event_hidden = False
+        self.spread_protection()
         # 2. Spawn boxes, left to right, each completed before the next.
         for box in event.spawns:
             yield from self.spawn_box(box)
         # 3. Move box; 4. groups sharing a row and side are one swarm from here on.
         if event.move is not None:
             count = move_swarms(st, self.table, event.move.icon, event.move.kind)
+            self.spread_protection()
             if count:
                 self.note(f"{count} genestealer(s) with {event.move.icon} move ({event.move.kind})")
         st.event_discard.append(event_id)
@@ -507,6 +510,8 @@ class Engine:
         n = min(count, len(pile))
         for _ in range(n):
             swarm.append(pile.pop())
+        if n and self.state.protected:
+            self.spread_protection()
         if n:
             self.note(f"{n} genestealer(s) spawn {SIDES[side]} of position {row + 1}")
         return n
@@ -522,6 +527,7 @@ class Engine:
         st = self.state
         row = st.marine_row(name)
         marine, leftover = remove_row(st, row)
+        self.spread_protection()
         st.supply += marine.tokens
         marine.tokens = 0
         st.slain.append(name)
@@ -612,6 +618,17 @@ class Engine:
         yield from self.abilities.genestealer_slain(self, card, by)
         self.check_end()
         return card
+
+    def spread_protection(self) -> None:
+        """A Power Field covers every card that has joined its swarm (FAQ): after anything
+        that can merge swarms, mark every card sharing a swarm with a protected one."""
+        protected = self.state.protected
+        if not protected:
+            return
+        for pos in self.state.formation:
+            for swarm in pos.swarms:
+                if swarm and any(c in protected for c in swarm):
+                    protected.update(swarm)
 
     def is_protected(self, swarm: Sequence[int]) -> bool:
         """Whether a swarm is under a Power Field: protection covers the whole swarm it has
@@ -710,6 +727,7 @@ class Engine:
         yield from self.fill_blips(location.blips_left, location.blips_right)
         # 4. The location's on-entering ability.
         yield from self.abilities.on_entering(self, location)
+        self.spread_protection()
         self.check_end()
 
     def door_slays(self) -> Flow:

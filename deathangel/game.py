@@ -69,6 +69,19 @@ def card_table(db: CardDatabase) -> CardTable:
     return table
 
 
+_ABILITIES: dict[int, tuple[CardDatabase, Abilities]] = {}
+
+
+def card_abilities(db: CardDatabase) -> Abilities:
+    """Every card's ability for ``db``, built (and checked) once per database object."""
+    entry = _ABILITIES.get(id(db))
+    if entry is None or entry[0] is not db:
+        from deathangel.effects.dispatch import CardAbilities
+
+        entry = _ABILITIES[id(db)] = (db, CardAbilities(db))
+    return entry[1]
+
+
 def default_database() -> CardDatabase:
     """The base game plus installed plugins' cards (loaded once)."""
     from deathangel.cardload import load_base
@@ -148,6 +161,9 @@ class Game:
         log: bool = False,
         state: GameState | None = None,
     ) -> None:
+        """Start a game: ``db`` defaults to the base game, ``abilities`` to every card's
+        ability (pass :class:`Abilities` for the bare rules), ``die`` to the seeded die;
+        ``state`` starts from a prepared position (a scenario) instead of setup."""
         self.config = config
         self.db = db if db is not None else default_database()
         self.table = card_table(self.db)
@@ -159,7 +175,7 @@ class Game:
             self.table,
             streams,
             die if die is not None else Die(streams["dice"]),
-            abilities if abilities is not None else Abilities(),
+            abilities if abilities is not None else card_abilities(self.db),
             [] if log else None,
         )
         self.history: list[Option] = []
@@ -274,7 +290,8 @@ class Game:
     # -- saving -------------------------------------------------------------------------------
 
     def to_save(self) -> dict[str, Any]:
-        """A JSON-ready save: config and decisions, plus the state they lead to as a check."""
+        """A JSON-ready save: config and decisions, plus the state and pending decision they
+        lead to, which loading checks."""
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -282,7 +299,15 @@ class Game:
             "config": self.config.to_dict(),
             "decisions": [o.code() for o in self.history],
             "state": self.state.to_dict(self.table),
+            "pending": self._pending_dict(),
         }
+
+    def _pending_dict(self) -> dict[str, Any] | None:
+        """The pending decision as data: part of what a save must lead back to."""
+        d = self._decision
+        if d is None:
+            return None
+        return {"seat": d.seat, "kind": d.kind, "options": [o.code() for o in d.options]}
 
     def save(self, path: str | Path) -> None:
         """Write the save atomically: a crash mid-write never destroys an older save."""
@@ -326,7 +351,9 @@ class Game:
                 raise SaveFileError(
                     f"decision {i + 1} of the save cannot be replayed: {exc}"
                 ) from None
-        if "state" in data and data["state"] != game.state.to_dict(game.table):
+        if ("state" in data and data["state"] != game.state.to_dict(game.table)) or (
+            "pending" in data and data["pending"] != game._pending_dict()
+        ):
             raise SaveFileError(
                 "replaying the save does not reach the state it recorded "
                 "(edited file, or saved by an incompatible engine or card set)"

@@ -116,7 +116,8 @@ def test_illegal_option_is_refused_and_changes_nothing(option: Option) -> None:
 def test_illegal_option_mid_round_names_that_decision() -> None:
     game = game_with_done()
     decision = game.decision
-    assert decision is not None and decision.kind in ("move", "facing")
+    assert decision is not None and decision.kind != "choose_action"
+    assert Option("done") in decision.options
     before = snapshot(game)
     wrong = Option("card", ("Block",))
     with pytest.raises(IllegalChoiceError, match=decision.kind) as caught:
@@ -385,6 +386,11 @@ def assert_hides_decks(game: Game, seat: int) -> None:
     public = Counter(table.events[e].name for e in st.event_discard)
     if st.event is not None:
         public[table.events[st.event].name] += 1
+    if obs["scouted_top_event"] is not None:
+        # Forward Scouting: this seat looked at the top card, so it may know it.
+        assert st.scouted is not None and st.scouted[0] == seat
+        assert obs["scouted_top_event"] == table.events[st.event_deck[-1]].name
+        public[obs["scouted_top_event"]] += 1
     for event in st.event_deck:
         name = table.events[event].name
         assert shown[name] <= public[name], f"Event {name} in the deck shows"
@@ -392,15 +398,21 @@ def assert_hides_decks(game: Game, seat: int) -> None:
 
 
 def shuffle_hidden(game: Game, rng: random.Random) -> Game:
-    """A clone that differs only in what no seat may know: deck orders and which cards sit
-    in the blip piles (same counts)."""
+    """A clone that differs only in what no seat may know: deck orders (but a scouted top
+    Event card) and which cards sit in the blip piles (same counts)."""
     clone = game.clone()
     st = clone.state
     pool = st.gs_deck + st.blips[0] + st.blips[1]
     rng.shuffle(pool)
     n0, n1 = len(st.blips[0]), len(st.blips[1])
     st.blips[0], st.blips[1], st.gs_deck = pool[:n0], pool[n0 : n0 + n1], pool[n0 + n1 :]
-    rng.shuffle(st.event_deck)
+    if st.scouted is not None and st.event_deck and st.event_deck[-1] == st.scouted[1]:
+        # A scouted top card is known to its seat: only the cards below it are hidden.
+        rest = st.event_deck[:-1]
+        rng.shuffle(rest)
+        st.event_deck[:-1] = rest
+    else:
+        rng.shuffle(st.event_deck)
     rng.shuffle(st.location_deck)
     return clone
 

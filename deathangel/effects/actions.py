@@ -15,7 +15,6 @@ from deathangel import decisions as d
 from deathangel.decisions import DONE, Option
 from deathangel.effects.common import (
     return_tokens,
-    shuffle_into_pile,
     smallest_pile,
     support_attacks,
     swarm_options,
@@ -115,7 +114,12 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
     if choice.verb != "yes":
         return
     roll = engine.roll_plain(f"{card}: how many genestealers fall back")
-    taken: list[int] = []
+    if roll.face == 0:
+        return
+    # The pile is decided before any card moves (§14.5: on resolving), and each card goes
+    # straight into it, so no card is ever in no place (§12); the pile is shuffled after.
+    pile = yield from smallest_pile(engine, seat, f"{card}: which pile takes them?")
+    taken = 0
     for _ in range(roll.face):
         options = candidates()
         if not options:
@@ -128,10 +132,11 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         c = table.gs_by_label[str(pick.args[2])]
         st.formation[row].swarms[side].remove(c)
         st.protected.discard(c)
-        taken.append(c)
+        st.blips[pile].append(c)
+        taken += 1
     if taken:
-        pile = yield from smallest_pile(engine, seat, f"{card}: which pile takes them?")
-        shuffle_into_pile(engine, taken, pile)
+        engine.streams.shuffle("blips", st.blips[pile])
+        engine.note(f"{taken} genestealer(s) are shuffled into the {SIDES[pile]} blip pile")
 
 
 def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any]) -> Flow:

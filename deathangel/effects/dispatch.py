@@ -381,6 +381,9 @@ class CardAbilities(Abilities):
     # -- travel and victory ---------------------------------------------------------------------
 
     def on_entering(self, engine: Engine, location: Location) -> Flow:
+        # A spawn limit named a terrain card of the location just left: it ends with it.
+        st = engine.state
+        st.effects = [e for e in st.effects if e[0] != "limit_spawn"]
         if location.ability != "on_entering" or location.effect is None:
             return
         yield from self.location_effects[location.effect.name](engine, location.effect.params, None)

@@ -389,11 +389,13 @@ def swarm_to_blips(engine: Engine, params: Mapping[str, Any]) -> Flow:
         seat, d.TARGET_SWARM, options, f"{_card(engine)}: which swarm falls back?"
     )
     row, side = target_of(choice)
+    # The pile is picked while the cards are still in the swarm, so no card is ever in no
+    # place (§12); taking them out first would not change which pile is smallest.
+    pile = yield from smallest_pile(engine, seat, f"{_card(engine)}: which pile takes them?")
     swarm = st.formation[row].swarms[side]
     cards = [c for c in swarm if not lord(c)]
     swarm[:] = [c for c in swarm if lord(c)]
     st.protected.difference_update(cards)
-    pile = yield from smallest_pile(engine, seat, f"{_card(engine)}: which pile takes them?")
     shuffle_into_pile(engine, cards, pile)
 
 
