@@ -69,7 +69,6 @@ class Engine:
         self.abilities = abilities
         self.log = log
         """What happened, one line per event, every roll with its reason; ``None`` = off."""
-        self.on_round_start: list[object] = []
 
     # -- the game, in rulebook order ---------------------------------------------------------
 
@@ -603,13 +602,10 @@ class Engine:
             return None
         card = candidates[0]
         if len(candidates) > 1:
-            icons = self.table.gs_icons
-            distinct: dict[frozenset[str], int] = {}
-            for c in candidates:
-                distinct.setdefault(icons[c], c)
+            distinct = self.table.distinct(candidates)
             if len(distinct) > 1:
                 labels = self.table.gs_labels
-                options = [Option("slay", (labels[c],)) for c in distinct.values()]
+                options = [Option("slay", (labels[c],)) for c in distinct]
                 choice = yield from self.ask(seat, d.SLAY, options, "choose the genestealer slain")
                 card = self.table.gs_by_label[str(choice.args[0])]
         swarm.remove(card)

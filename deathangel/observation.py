@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from deathangel.state import SIDES
-
 if TYPE_CHECKING:
     from deathangel.decisions import Decision
     from deathangel.game import Game
@@ -74,21 +72,7 @@ class Observation:
             "location_tokens": st.location_tokens,
             "locations_left": len(st.location_deck),
             "supply": st.supply,
-            "formation": [
-                {
-                    "position": i + 1,
-                    "marine": p.marine.name,
-                    "team": p.marine.team,
-                    "range": p.marine.range,
-                    "facing": SIDES[p.marine.facing],
-                    "tokens": p.marine.tokens,
-                    "swarms": {SIDES[s]: [labels[c] for c in p.swarms[s]] for s in (0, 1)},
-                    "terrain": {
-                        SIDES[s]: [[t.name, t.tokens] for t in p.terrain[s]] for s in (0, 1)
-                    },
-                }
-                for i, p in enumerate(st.formation)
-            ],
+            "formation": [p.to_dict(table, i) for i, p in enumerate(st.formation)],
             "blip_counts": {"left": len(st.blips[0]), "right": len(st.blips[1])},
             "genestealer_deck_count": len(st.gs_deck),
             "genestealer_discard": [labels[c] for c in st.gs_discard],

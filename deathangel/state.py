@@ -11,6 +11,7 @@ Conventions: side 0 is left, 1 is right; a marine's ``facing`` is the side he fa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from deathangel.cardmodel import CardDatabase, Event, Location, SetupLocation
@@ -56,6 +57,14 @@ class CardTable:
     def is_brood_lord(self, card: GenestealerId) -> bool:
         """Brood Lords sit after the deck cards in the id space."""
         return card >= self.deck_size
+
+    def distinct(self, cards: Iterable[GenestealerId]) -> list[GenestealerId]:
+        """One card per set of icons, first seen first: cards with the same icons are alike
+        to every rule, so a player is only asked to choose between these (RULES §14.3)."""
+        seen: dict[frozenset[str], GenestealerId] = {}
+        for card in cards:
+            seen.setdefault(self.gs_icons[card], card)
+        return list(seen.values())
 
 
 class MarineState:
@@ -112,6 +121,21 @@ class Position:
         self.marine = marine
         self.swarms = swarms if swarms is not None else [[], []]
         self.terrain = terrain if terrain is not None else [[], []]
+
+    def to_dict(self, table: CardTable, row: int) -> dict[str, Any]:
+        """This row as public data (everything beside the formation is face up)."""
+        gs = table.gs_labels
+        marine = self.marine
+        return {
+            "position": row + 1,
+            "marine": marine.name,
+            "team": marine.team,
+            "range": marine.range,
+            "facing": SIDES[marine.facing],
+            "tokens": marine.tokens,
+            "swarms": {SIDES[s]: [gs[c] for c in self.swarms[s]] for s in (0, 1)},
+            "terrain": {SIDES[s]: [[t.name, t.tokens] for t in self.terrain[s]] for s in (0, 1)},
+        }
 
     def copy(self) -> Position:
         return Position(
@@ -289,6 +313,12 @@ class GameState:
         """How many genestealer cards (Brood Lords included) are in swarms."""
         return sum(len(p.swarms[0]) + len(p.swarms[1]) for p in self.formation)
 
+    def location_name(self, table: CardTable) -> str | None:
+        """The current location's name; the setup location's before the first travel."""
+        if self.location is not None:
+            return table.locations[self.location].name
+        return self.setup_location.name if self.setup_location is not None else None
+
     def to_dict(self, table: CardTable) -> dict[str, Any]:
         """A JSON-ready picture of the whole state, hidden parts included, with card names.
 
@@ -296,30 +326,16 @@ class GameState:
         and to show a state to people; deck orders are listed top first.
         """
         gs = table.gs_labels
-        loc = table.locations[self.location].name if self.location is not None else None
-        setup = self.setup_location.name if self.setup_location is not None else None
         return {
             "round": self.round,
             "phase": self.phase,
             "outcome": self.outcome,
             "current_seat": self.current_seat,
-            "location": loc or setup,
+            "location": self.location_name(table),
             "location_tokens": self.location_tokens,
             "location_deck": [table.locations[i].name for i in reversed(self.location_deck)],
             "supply": self.supply,
-            "formation": [
-                {
-                    "marine": p.marine.name,
-                    "team": p.marine.team,
-                    "facing": SIDES[p.marine.facing],
-                    "tokens": p.marine.tokens,
-                    "swarms": {SIDES[s]: [gs[c] for c in p.swarms[s]] for s in (0, 1)},
-                    "terrain": {
-                        SIDES[s]: [[t.name, t.tokens] for t in p.terrain[s]] for s in (0, 1)
-                    },
-                }
-                for p in self.formation
-            ],
+            "formation": [p.to_dict(table, i) for i, p in enumerate(self.formation)],
             "blips": {SIDES[s]: [gs[c] for c in reversed(self.blips[s])] for s in (0, 1)},
             "genestealer_deck": [gs[c] for c in reversed(self.gs_deck)],
             "genestealer_discard": [gs[c] for c in self.gs_discard],

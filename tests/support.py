@@ -7,7 +7,9 @@ Card names and labels (``"claw-1"``, ``"Brood Lord A"``) keep the tests readable
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from deathangel.abilities import Abilities
@@ -133,3 +135,30 @@ def swarm_labels(state: GameState, position: int, side: str) -> list[str]:
 def marines(state: GameState) -> list[str]:
     """Marine names top to bottom."""
     return [p.marine.name for p in state.formation]
+
+
+REFERENCE = Path(__file__).parent / "data" / "base-game.json"
+"""The card-fact reference, copied into the repo (see tests/data/README.md)."""
+
+
+def reference() -> dict[str, Any]:
+    """The reference card facts; fails clearly if the copy is missing."""
+    if not REFERENCE.is_file():
+        raise AssertionError(f"reference card list missing: {REFERENCE}")
+    data: dict[str, Any] = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    return data
+
+
+def reference_counts() -> dict[str, int]:
+    """Cards of each kind (copies included) by the reference, as ``cards validate`` counts."""
+    ref = reference()
+    teams = ref["combat_teams"]
+    return {
+        "marines": sum(len(t["marines"]) for t in teams),
+        "actions": sum(len(t["actions"]) for t in teams),
+        "genestealers": sum(ref["genestealer_deck"]["icons"].values()),
+        "brood_lords": len(ref["brood_lords"]),
+        "events": sum(e["copies"] for e in ref["events"]),
+        "locations": len(ref["setup_locations"]) + len(ref["locations"]),
+        "terrain": len(ref["terrain"]),
+    }

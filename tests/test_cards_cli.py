@@ -9,15 +9,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from support import reference_counts
 
 from deathangel.base_plugin import base_card_dir
 from deathangel.cli.cards import list_cards, show_card, validate_cards
 from deathangel.errors import DeathAngelError
 
-REFERENCE = Path(__file__).parent / "data" / "base-game.json"
 BASE = base_card_dir()
 KEYS = ["marines", "actions", "genestealers", "brood_lords", "events", "locations", "terrain"]
 
@@ -25,19 +24,7 @@ KEYS = ["marines", "actions", "genestealers", "brood_lords", "events", "location
 @pytest.fixture(scope="module")
 def expected_counts() -> dict[str, int]:
     """Counts per kind, from the reference card list rather than the TOML under test."""
-    if not REFERENCE.is_file():
-        pytest.fail(f"reference card list missing: {REFERENCE} (the CLI tests need it)")
-    ref: dict[str, Any] = json.loads(REFERENCE.read_text(encoding="utf-8"))
-    teams = ref["combat_teams"]
-    return {
-        "marines": sum(len(t["marines"]) for t in teams),
-        "actions": sum(len(t["actions"]) for t in teams),
-        "genestealers": sum(ref["genestealer_deck"]["icons"].values()),
-        "brood_lords": len(ref["brood_lords"]),
-        "events": sum(e["copies"] for e in ref["events"]),
-        "locations": len(ref["setup_locations"]) + len(ref["locations"]),
-        "terrain": len(ref["terrain"]),
-    }
+    return reference_counts()
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

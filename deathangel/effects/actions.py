@@ -93,18 +93,14 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
     table = engine.table
 
     def candidates() -> list[Option]:
-        options = []
-        for row, pos in enumerate(st.formation):
-            if pos.marine.team != team:
-                continue
-            for side in (LEFT, RIGHT):
-                seen: set[frozenset[str]] = set()
-                for c in pos.swarms[side]:
-                    if table.is_brood_lord(c) or table.gs_icons[c] in seen:
-                        continue  # Brood Lords never go into a blip pile (§1)
-                    seen.add(table.gs_icons[c])
-                    options.append(Option("take", (row + 1, SIDES[side], table.gs_labels[c])))
-        return options
+        # Brood Lords never go into a blip pile (§1).
+        return [
+            Option("take", (row + 1, SIDES[side], table.gs_labels[c]))
+            for row, pos in enumerate(st.formation)
+            if pos.marine.team == team
+            for side in (LEFT, RIGHT)
+            for c in table.distinct(c for c in pos.swarms[side] if not table.is_brood_lord(c))
+        ]
 
     if not candidates():
         return

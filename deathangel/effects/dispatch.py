@@ -242,18 +242,18 @@ class CardAbilities(Abilities):
         st = engine.state
         table = engine.table
         row = st.marine_row(marine)
-        options = []
+        options: list[Option] = []
         for r in range(max(0, row - reach), min(len(st.formation), row + reach + 1)):
             for side in (LEFT, RIGHT):
                 swarm = st.formation[r].swarms[side]
                 if not swarm or engine.is_protected(swarm):
                     continue
+                # Brood Lords only once no normal genestealer is left (§14.2).
                 normal = [c for c in swarm if not table.is_brood_lord(c)] or swarm
-                seen: set[frozenset[str]] = set()
-                for c in normal:
-                    if table.gs_icons[c] not in seen:
-                        seen.add(table.gs_icons[c])
-                        options.append(Option("slay_at", (r + 1, SIDES[side], table.gs_labels[c])))
+                options.extend(
+                    Option("slay_at", (r + 1, SIDES[side], table.gs_labels[c]))
+                    for c in table.distinct(normal)
+                )
         return options
 
     def special_attack(self, engine: Engine, card: str | None, option: Option) -> Flow:
