@@ -8,7 +8,7 @@ Hooks run once, when a game's tables are built; nothing here is called per die r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,23 @@ def deathangel_effects() -> Sequence[EffectSpec]:
     """Declare effect names (with parameter kinds and timing) that card files may use.
 
     :return: catalogue entries; a name already declared by another plugin is an error.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def deathangel_effect_implementations() -> Mapping[str, Callable[..., Any]]:
+    """Give the Python behaviour of effect names this plugin declared (a truly new mechanic).
+
+    The engine calls each at the timing its catalogue entry declares, with these arguments:
+    ``event``: ``(engine, params)``; ``on_entering`` / ``control_panel``:
+    ``(engine, params, activating_marine_or_None)``; ``terrain``: ``(engine, marine,
+    terrain_name)``; ``support_after`` / ``move_activate_after`` / ``end_of_event``:
+    ``(engine, team, card, params)``. Each is a generator that may ``yield from
+    engine.ask(...)`` to ask a decision. ``victory``: ``(engine, params) -> bool``.
+
+    :return: a mapping from effect name to implementation; a name already implemented is an
+        error naming the plugin.
     """
     raise NotImplementedError
 

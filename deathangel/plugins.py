@@ -33,6 +33,11 @@ def plugin_manager(
             _register(pm, plugin, ep.name)
     for i, plugin in enumerate(extra):
         _register(pm, plugin, getattr(plugin, "__name__", f"extra-{i}"))
+    try:
+        # A hook implementation whose name matches no spec is a typo in a plugin.
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {exc.plugin!r}: {exc}") from exc
     return pm
 
 

@@ -13,13 +13,14 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from deathangel import decisions as d
-from deathangel.abilities import Abilities
+from deathangel.abilities import Abilities, TerrainEffect
 from deathangel.cardmodel import CardDatabase, Effect
 from deathangel.decisions import DONE, Decision, Option
 from deathangel.effects import actions, events, locations
 from deathangel.effects.common import place_token
+from deathangel.effectspec import EffectCatalogue
 from deathangel.engine import COUNTER, MISS, SLAIN
-from deathangel.errors import CardDataError
+from deathangel.errors import CardDataError, PluginError
 from deathangel.randomness import Roll
 from deathangel.state import LEFT, RIGHT, SIDES
 
@@ -40,6 +41,13 @@ _ATTACK = frozenset(
     }
 )
 _INLINE = _DEFENCE | _ATTACK | {"swap_with_any", "door_bonus_token"}
+_GROUP_OF_TIMING = {
+    "event": "events",
+    "on_entering": "locations",
+    "control_panel": "locations",
+    "terrain": "terrain",
+    "victory": "victories",
+}
 
 
 class CardAbilities(Abilities):
@@ -56,10 +64,13 @@ class CardAbilities(Abilities):
         extra_actions: Mapping[str, actions.ActionEffect] | None = None,
         extra_events: Mapping[str, events.EventEffect] | None = None,
         extra_locations: Mapping[str, locations.LocationEffect] | None = None,
+        extra_terrain: Mapping[str, TerrainEffect] | None = None,
+        extra_victories: Mapping[str, locations.VictoryEffect] | None = None,
         strict: bool = True,
     ) -> None:
         super().__init__()
         self.terrain_effects.update(locations.TERRAIN_EFFECTS)
+        self.terrain_effects.update(extra_terrain or {})
         self.action_effects: dict[str, actions.ActionEffect] = {
             **actions.SUPPORT_AFTER,
             **actions.MOVE_ACTIVATE_AFTER,
@@ -68,12 +79,56 @@ class CardAbilities(Abilities):
         }
         self.event_effects = {**events.EVENT_EFFECTS, **(extra_events or {})}
         self.location_effects = {**locations.LOCATION_EFFECTS, **(extra_locations or {})}
-        self.victory_effects = dict(locations.VICTORY_EFFECTS)
+        self.victory_effects = {**locations.VICTORY_EFFECTS, **(extra_victories or {})}
         self.effect_of: dict[str, Effect | None] = {
             a.name: a.effect for t in db.teams for a in t.actions
         }
         if strict:
             self._check(db)
+
+    @classmethod
+    def with_implementations(
+        cls,
+        db: CardDatabase,
+        catalogue: EffectCatalogue,
+        implementations: Mapping[str, Callable[..., Any]],
+    ) -> CardAbilities:
+        """Abilities with plugins' implementations, each filed under its catalogue timing.
+
+        :raises PluginError: for an implementation of a name the catalogue does not declare,
+            or of a name the base game already implements.
+        """
+        groups: dict[str, dict[str, Any]] = {
+            "actions": {},
+            "events": {},
+            "locations": {},
+            "terrain": {},
+            "victories": {},
+        }
+        builtin = CardAbilities(db, strict=False)
+        taken = (
+            set(builtin.action_effects)
+            | set(builtin.event_effects)
+            | set(builtin.location_effects)
+            | set(builtin.terrain_effects)
+            | set(builtin.victory_effects)
+            | _INLINE
+        )
+        for name, impl in implementations.items():
+            spec = catalogue.get(name)
+            if spec is None:
+                raise PluginError(f"implementation of {name!r}: no card effect of that name")
+            if name in taken:
+                raise PluginError(f"implementation of {name!r}: the effect already has one")
+            groups[_GROUP_OF_TIMING.get(spec.timing, "actions")][name] = impl
+        return cls(
+            db,
+            extra_actions=groups["actions"],
+            extra_events=groups["events"],
+            extra_locations=groups["locations"],
+            extra_terrain=groups["terrain"],
+            extra_victories=groups["victories"],
+        )
 
     def _check(self, db: CardDatabase) -> None:
         """Refuse a database naming an effect with no implementation (never a silent no-op)."""
