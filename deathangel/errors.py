@@ -25,3 +25,11 @@ class SaveFileError(DeathAngelError, ValueError):
 
 class PluginError(DeathAngelError, RuntimeError):
     """A plugin failed to load or registered something invalid; the message names it."""
+
+
+class UnknownCardError(DeathAngelError, KeyError):
+    """No card has the name asked for; the message names close matches."""
+
+    def __str__(self) -> str:
+        # KeyError would quote the message; this is a sentence for people.
+        return str(self.args[0]) if self.args else ""

@@ -65,6 +65,7 @@ class Observation:
         return {
             "seat": self.seat,
             "teams": list(self.teams),
+            "seats": [list(teams) for teams in st.seats],
             "round": st.round,
             "phase": st.phase,
             "current_seat": st.current_seat,
@@ -98,3 +99,50 @@ class Observation:
             "slain": list(st.slain),
             "outcome": st.outcome,
         }
+
+
+PUBLIC_KEYS: tuple[str, ...] = (
+    "seat",
+    "teams",
+    "seats",
+    "round",
+    "phase",
+    "current_seat",
+    "location",
+    "location_tokens",
+    "locations_left",
+    "supply",
+    "formation",
+    "blip_counts",
+    "genestealer_deck_count",
+    "genestealer_discard",
+    "event_deck_count",
+    "event_discard",
+    "event",
+    "artefact_holder",
+    "effects",
+    "next_effects",
+    "protected",
+    "revealed",
+    "last_resolved",
+    "eliminated",
+    "slain",
+    "outcome",
+)
+"""Keys of the spectator view: an observation's, minus what only one seat may know. A key an
+observation gains later is left out until it is listed here (never leaked by default)."""
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """What anyone at the table may know: an observation's keys minus ``my_choices`` and
+    ``scouted_top_event``; ``seat`` is ``None``, ``teams`` empty, and an Instinct Event still
+    hidden from the other seats is ``None``."""
+    view = Observation(game, 1).to_dict()
+    public = {key: view[key] for key in PUBLIC_KEYS if key in view}
+    st = game.state
+    public["seat"] = None
+    public["teams"] = []
+    public["event"] = (
+        None if st.event is None or st.event_hidden else game.table.events[st.event].name
+    )
+    return public

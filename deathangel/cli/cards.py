@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -20,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from deathangel.errors import DeathAngelError
+from deathangel.errors import UnknownCardError
 
 if TYPE_CHECKING:
     from deathangel.cardmodel import (
@@ -236,21 +237,33 @@ def all_facts(db: CardDatabase) -> list[CardFacts]:
     return out
 
 
-def show_card(*, name: str, dirs: Sequence[Path] | None = None) -> list[CardFacts]:
-    """Every card called ``name`` (case-insensitive; two events may share a name).
+def find_facts(db: CardDatabase, name: str) -> list[CardFacts]:
+    """Every card of ``db`` called ``name``: case-insensitive, spaces folded (two events may
+    share a name); a genestealer label such as ``claw-3`` finds its icon.
 
-    :raises DeathAngelError: if none is, naming close matches.
+    :raises UnknownCardError: if none is, naming close matches.
     """
-    facts = all_facts(_load(dirs))
-    wanted = name.casefold()
+    facts = all_facts(db)
+    wanted = " ".join(name.split()).casefold()
     found = [f for f in facts if f.name.casefold() == wanted]
+    if not found:
+        label = re.fullmatch(r"(\w+)-\d+", wanted)
+        if label is not None:
+            found = [f for f in facts if f.kind == "genestealer" and f.name == label.group(1)]
     if found:
         return found
-    names = sorted({f.name for f in facts})
-    by_fold = {n.casefold(): n for n in names}
+    by_fold = {f.name.casefold(): f.name for f in facts}
     close = difflib.get_close_matches(wanted, list(by_fold), n=3, cutoff=0.5)
     hint = " (did you mean " + " or ".join(repr(by_fold[c]) for c in close) + "?)" if close else ""
-    raise DeathAngelError(f"no card named {name!r}{hint}; 'deathangel cards list' shows them all")
+    raise UnknownCardError(f"no card named {name!r}{hint}; 'deathangel cards list' shows them all")
+
+
+def show_card(*, name: str, dirs: Sequence[Path] | None = None) -> list[CardFacts]:
+    """Every card called ``name`` in the base game and plugins (or ``dirs``).
+
+    :raises UnknownCardError: if none is, naming close matches.
+    """
+    return find_facts(_load(dirs), name)
 
 
 def validate_cards(*, dirs: Sequence[Path] | None = None) -> dict[str, int]:

@@ -1,0 +1,151 @@
+"""Styles, glyphs and words shared by the board, the option explanations and card panels:
+one place decides how a team, a terrain colour or an icon looks in the terminal."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from deathangel.state import CardTable
+
+
+# -- styles and glyphs -------------------------------------------------------------------------
+
+TEAM_STYLES: dict[str, str] = {
+    "green": "green",
+    "yellow": "yellow",
+    "red": "red",
+    "blue": "blue",
+    "grey": "grey50",
+    "purple": "magenta",
+}
+"""Rich style of each team colour (a plugin's unknown colour falls back to bold)."""
+
+TERRAIN_STYLES: dict[str, str] = {
+    "green": "green",
+    "yellow": "yellow",
+    "orange": "dark_orange",
+    "red": "red",
+}
+"""Rich style of each terrain (spawn) colour."""
+
+ICON_CODES: dict[str, str] = {"claw": "Cl", "tongue": "To", "tail": "Ta", "head": "He"}
+"""Short forms of the genestealer icons on the board (an unknown icon shows its first two
+letters)."""
+
+ARROW = {"left": "←", "right": "→"}
+TOKEN = "●"
+ACTIVATABLE = "⚙"
+SHIELD = "⛨"
+LORD = "★"
+RESOLVED = "✓"
+NEXT = "▶"
+
+PHASE_NAMES: dict[str, str] = {
+    "setup": "Setup",
+    "setup_event": "Setup (first Event)",
+    "round_start": "Round start",
+    "choose_actions": "Choose Actions",
+    "resolve_actions": "Resolve Actions",
+    "genestealer_attack": "Genestealer Attack",
+    "event": "Event",
+}
+
+KIND_NAMES: dict[str, str] = {
+    "support": "Support",
+    "move_activate": "Move + Activate",
+    "attack": "Attack",
+}
+
+_BASE_ACTION: dict[str, str] = {
+    "support": "1 support token from the supply onto any marine",
+    "move_activate": "each marine may swap with a neighbour, turn, and activate terrain",
+    "attack": "each marine may attack once, in front and within range",
+}
+
+_EFFECT_NAMES: dict[str, str] = {
+    "gun_jam": "Gun Jam",
+    "evasion": "Evasion",
+    "second_wind": "Second Wind",
+    "enter_formation": "Enter Formation",
+    "lead_used": "Lead by Example used",
+    "limit_spawn": "Core Cogitator",
+}
+
+# -- small text helpers ----------------------------------------------------------------------
+
+
+def _team_style(team: str) -> str:
+    return TEAM_STYLES.get(team, "bold")
+
+
+def _terrain_style(table: CardTable, name: str) -> str:
+    card = table.terrain.get(name)
+    return TERRAIN_STYLES.get(card.color, "") if card is not None else ""
+
+
+def _icon_code(icon: str) -> str:
+    return ICON_CODES.get(icon, icon[:2].capitalize())
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _short(text: str, limit: int = 90) -> str:
+    """The first sentence of ``text``, cut at a word boundary to ``limit`` characters."""
+    text = " ".join(text.split())
+    if text.startswith("Activate: "):
+        text = text[len("Activate: ") :]
+    match = re.search(r"(?<=[.!?])\s", text)
+    first = text[: match.start()] if match else text
+    if len(first) <= limit:
+        return first.rstrip(".")
+    cut = first[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def _pct(p: float) -> str:
+    return f"{round(p * 100)}%"
+
+
+def _tokens_text(n: int) -> str:
+    if n <= 0:
+        return ""
+    return TOKEN * n if n <= 4 else f"{TOKEN}{n}"
+
+
+def _swarm_text(
+    table: CardTable, labels: Sequence[str], protected: set[str], gap: str = ""
+) -> Text:
+    """``"3: Cl To×2"``: the count, then each icon with its multiplicity; Brood Lords by name
+    (``★Lord A``); a Power Field as ``⛨``. ``gap="right"``: a space between it and the
+    terrain on its left (on the left, the terrain cell carries that space: a right-justified
+    cell loses trailing spaces)."""
+    if not labels:
+        return Text("")
+    if gap == "right":
+        return Text(" ") + _swarm_text(table, labels, protected)
+    text = Text(f"{len(labels)}:", style="bold")
+    icons: Counter[str] = Counter()
+    for label in labels:
+        index = table.gs_by_label.get(label)
+        if index is not None and table.is_brood_lord(index):
+            text.append(f" {LORD}{label.replace('Brood ', '')}", style="bold magenta")
+        elif index is not None:
+            for icon in sorted(table.gs_icons[index]):
+                icons[icon] += 1
+        else:
+            text.append(f" {label}")
+    order = [i for i in ICON_CODES if i in icons] + sorted(i for i in icons if i not in ICON_CODES)
+    for icon in order:
+        n = icons[icon]
+        text.append(" " + _icon_code(icon) + (f"×{n}" if n > 1 else ""))
+    if any(label in protected for label in labels):
+        text.append(f" {SHIELD}", style="bold cyan")
+    return text
