@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## play: simulate solo games with random bots (the interactive game comes with `deathangel play`)
+## play: a solo game of Death Angel in this terminal (teams at random)
 play: $(STAMP)
-	$(BIN)/deathangel simulate --players 1 --games 200 --seed 1
+	$(BIN)/deathangel play
 
 ## test: the whole test suite (rules, properties, CLI, packaging, lint and types)
 test: $(STAMP)

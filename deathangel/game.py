@@ -10,7 +10,7 @@ the list of decisions made: replaying that list rebuilds it bit for bit.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -309,11 +309,18 @@ class Game:
             return None
         return {"seat": d.seat, "kind": d.kind, "options": [o.code() for o in d.options]}
 
-    def save(self, path: str | Path) -> None:
-        """Write the save atomically: a crash mid-write never destroys an older save."""
+    def save(self, path: str | Path, *, extra: Mapping[str, Any] | None = None) -> None:
+        """Write the save atomically: a crash mid-write never destroys an older save.
+
+        ``extra`` adds top-level keys a front end keeps beside the game (e.g. which seats are
+        bots); loading ignores keys it does not know.
+        """
+        data = self.to_save()
+        if extra:
+            data.update(extra)
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_save(), indent=1) + "\n", encoding="utf-8")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         tmp.replace(path)
 
     @classmethod
@@ -363,12 +370,23 @@ class Game:
     @classmethod
     def load(cls, path: str | Path, *, db: CardDatabase | None = None, log: bool = False) -> Game:
         """Read a save file; never runs code from it and never changes it."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-            data = json.loads(text)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SaveFileError(f"{path}: cannot read save file: {exc}") from None
+        data = read_save_file(path)
         try:
             return cls.from_save(data, db=db, log=log)
         except SaveFileError as exc:
             raise SaveFileError(f"{path}: {exc}") from None
+
+
+def read_save_file(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a save file: read only, never executed, never changed.
+
+    :raises SaveFileError: ``"<path>: ..."`` for an unreadable file or one that is not a JSON
+        object.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveFileError(f"{path}: cannot read save file: {exc}") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{path}: not a deathangel save file")
+    return data

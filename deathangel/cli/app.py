@@ -8,6 +8,8 @@ import typer
 
 from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
+from deathangel.cli.play import play_cli
+from deathangel.cli.replay import replay_cli
 from deathangel.cli.simulate import simulate_cli
 from deathangel.errors import DeathAngelError
 
@@ -20,6 +22,8 @@ app = typer.Typer(
 app.add_typer(cards_app, name="cards")
 app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)
+app.command("play")(play_cli)
+app.command("replay")(replay_cli)
 
 
 def main() -> None:

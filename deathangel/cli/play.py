@@ -1,0 +1,122 @@
+"""``deathangel play``: play a game at this terminal, people and bots at any seats.
+
+A thin command over :func:`deathangel.tui.play.play`: it parses ``--team SEAT=COLOUR[,COLOUR]``
+and ``--seat SEAT=human|bot:NAME``, chooses where answers come from (the terminal, or
+``--input FILE`` / a stdin that is not a terminal, line by line) and turns the session's end
+into the exit code: 0 when the game ended or a person quit, 2 when the answers ran out first.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+
+def parse_seat_value(text: str, option: str) -> tuple[int, str]:
+    """``"2=bot:random"`` -> ``(2, "bot:random")``."""
+    seat, sep, value = text.partition("=")
+    if not sep or not seat.strip().isdigit() or not value.strip():
+        raise DeathAngelError(f"{option} takes SEAT=VALUE (e.g. {option} 2=...), not {text!r}")
+    return int(seat), value.strip()
+
+
+def parse_teams(values: list[str]) -> dict[int, tuple[str, ...]]:
+    """``["1=green,blue", "2=red"]`` -> ``{1: ("green", "blue"), 2: ("red",)}``."""
+    teams: dict[int, tuple[str, ...]] = {}
+    for text in values:
+        seat, value = parse_seat_value(text, "--team")
+        if seat in teams:
+            raise DeathAngelError(f"--team gives seat {seat} twice")
+        teams[seat] = tuple(c.strip().lower() for c in value.split(",") if c.strip())
+    return teams
+
+
+def parse_seats(values: list[str]) -> dict[int, str]:
+    """``["2=bot:random"]`` -> ``{2: "bot:random"}`` (checked by the session)."""
+    from deathangel.tui.play import parse_controller
+
+    seats: dict[int, str] = {}
+    for text in values:
+        seat, value = parse_seat_value(text, "--seat")
+        if seat in seats:
+            raise DeathAngelError(f"--seat gives seat {seat} twice")
+        seats[seat] = parse_controller(value)
+    return seats
+
+
+def play_cli(
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats, 1–6 (default 1).")
+    ] = None,
+    team: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--team",
+            help="SEAT=COLOUR[,COLOUR]: the teams a seat plays (repeatable); "
+            "seats not named get teams at random.",
+        ),
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            help="SEAT=human or SEAT=bot:NAME (any registered strategy, e.g. bot:random); "
+            "repeatable; every seat is human by default.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", help="Fixes every shuffle and roll (default: fresh)."),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Save to FILE after every decision and on quit."),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the game saved in FILE (and save back there)."),
+    ] = None,
+    input_file: Annotated[
+        Path | None,
+        typer.Option("--input", help="Read the answers from FILE, one per line (for scripts)."),
+    ] = None,
+    handicap: Annotated[
+        int | None,
+        typer.Option("--handicap", help="Support tokens each marine starts with (house rule)."),
+    ] = None,
+) -> None:
+    """Play Space Hulk: Death Angel at this terminal.
+
+    With no options: a solo game for one person, teams dealt at random.
+
+    Every decision is a numbered menu; type ? at any prompt for help.
+
+    People at one terminal take turns (hot seat); bots play the seats given as SEAT=bot:NAME.
+
+    Exit code 0 when the game ends (won or lost) or you quit; 2 when the answers run out.
+    """
+    from rich.console import Console
+
+    from deathangel.tui.play import answers_for, play
+
+    console = Console(highlight=False, emoji=False)
+    answers = answers_for(console, input_file, sys.stdin)
+    result = play(
+        console=console,
+        answers=answers,
+        players=players,
+        teams=parse_teams(team or []),
+        seats=parse_seats(seat or []),
+        seed=seed,
+        handicap=handicap,
+        save=save,
+        resume=resume,
+    )
+    if result.message is not None:
+        typer.echo(f"error: {result.message}", err=True)
+    raise typer.Exit(result.exit_code)

@@ -1,0 +1,96 @@
+"""Watching a saved game again, decision by decision, with every die roll and its reason.
+
+:func:`replay` reads a save file (any save: finished, quit, or cut short), checks it as
+``--resume`` would, then rebuilds the game from its config and applies the saved decisions one
+at a time. After each it shows who decided what, the new log lines (every roll with its
+reason) and the board as a spectator sees it. Between steps it waits for Enter (``q`` stops)
+or, with a speed, plays on by itself.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from deathangel.decisions import Option
+from deathangel.errors import SaveFileError
+from deathangel.game import Game
+from deathangel.tui.board import render_board
+from deathangel.tui.play import Answers, load_game
+
+
+def replay(
+    path: str | Path,
+    *,
+    console: Console,
+    speed: float | None = None,
+    steps: Answers | None = None,
+) -> int:
+    """Show the game saved in ``path`` step by step; returns the number of decisions shown.
+
+    ``speed``: seconds between steps (0: no pause). Without it, ``steps`` is asked before
+    each step: an empty answer goes on, ``q`` stops, no more answers plays on to the end.
+
+    :raises SaveFileError: ``"<path>: ..."`` for a corrupt, foreign or incompatible save
+        (the file is only read).
+    """
+    saved, controllers = load_game(path)
+    game = Game(saved.config, db=saved.db, log=True)
+    history: list[Option] = list(saved.history)
+    total = len(history)
+    shown = 0
+
+    def say(text: str, style: str = "") -> None:
+        console.print(Text(text, style=style), soft_wrap=True)
+
+    def new_lines() -> None:
+        nonlocal shown
+        for line in game.log[shown:]:
+            say(f"  {line}", "bold" if line.startswith("—") else "dim")
+        shown = len(game.log)
+
+    config = saved.config
+    say(
+        f"Replay of {path}: {config.players} player(s), seed {config.seed}, {total} decision(s).",
+        "bold",
+    )
+    for seat in range(1, config.players + 1):
+        say(
+            f"  Seat {seat}: {controllers[seat]:<12} teams " + ", ".join(game.state.seats[seat - 1])
+        )
+    new_lines()
+    console.print(render_board(game, None))
+    pausing = speed is None and steps is not None
+    for step, option in enumerate(history, start=1):
+        if pausing:
+            assert steps is not None
+            answer = steps.ask(f"[{step}/{total}] Enter: next, q: quit> ")
+            if answer is None:
+                pausing = False
+            elif answer.strip().lower() in ("q", "quit"):
+                say("Replay stopped.")
+                return step - 1
+        elif speed:
+            time.sleep(speed)
+        decision = game.decision
+        if decision is None:  # pragma: no cover - load_game replayed these same decisions
+            raise SaveFileError(f"{path}: the game ends before decision {step}")
+        say(
+            f"Decision {step}/{total} · round {game.state.round} · seat {decision.seat} "
+            f"({controllers[decision.seat]}) · {decision.prompt or decision.kind}: {option}",
+            "bold cyan",
+        )
+        game.apply(option)
+        new_lines()
+        console.print(render_board(game, None))
+    if game.outcome is not None:
+        say(
+            f"Game over: {game.outcome} after {game.state.round} round(s).",
+            "bold green" if game.outcome == "victory" else "bold red",
+        )
+    else:
+        say(f"Saved before the end (round {game.state.round}).", "bold")
+    return total
