@@ -364,16 +364,18 @@ class Engine:
 
     # -- Genestealer Attack (§7) --------------------------------------------------------------
 
-    def genestealer_attack(self) -> Flow:
+    def genestealer_attack(self, *, resume: bool = False) -> Flow:
         """Each swarm attacks once, top row first, left before right.
 
         A swarm is the not-yet-attacked cards at a row and side: after a shift, cards that have
         attacked stay apart from those that have not (``state.attacked``) until the phase ends.
-        A protected swarm (Power Field) does not attack.
+        A protected swarm (Power Field) does not attack. ``resume`` carries on a phase part-way
+        (``state.attacked`` already holds the cards that have attacked), as the odds search does.
         """
         st = self.state
         attacked = st.attacked
-        attacked.clear()
+        if not resume:
+            attacked.clear()
         while True:
             found = None
             for row, pos in enumerate(st.formation):

@@ -8,8 +8,10 @@ import typer
 
 from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
+from deathangel.cli.odds import odds_cli
 from deathangel.cli.play import play_cli
 from deathangel.cli.replay import replay_cli
+from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
 from deathangel.errors import DeathAngelError
 
@@ -20,6 +22,8 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(cards_app, name="cards")
+app.add_typer(scenario_app, name="scenario")
+app.command("odds")(odds_cli)
 app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)
 app.command("play")(play_cli)

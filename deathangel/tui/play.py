@@ -324,7 +324,7 @@ class PlaySession:
         if help_line:
             self.console.print(Text(help_line, style="italic"))
         menu = Table.grid(padding=(0, 1))
-        menu.add_column(justify="right", no_wrap=True)
+        menu.add_column(justify="right", no_wrap=True, min_width=len(f"  {len(decision.options)})"))
         # One line per option (cut with "…"); `?` shows them whole.
         menu.add_column(no_wrap=not full, overflow="fold" if full else "ellipsis")
         for i, option in enumerate(decision.options, start=1):

@@ -1,0 +1,29 @@
+"""``deathangel scenario``: check scenario files (format in docs/scenarios.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+scenario_app = typer.Typer(
+    name="scenario",
+    help="Check scenario files: mid-game situations written by hand.",
+    no_args_is_help=True,
+)
+
+
+@scenario_app.command("check")
+def check_cli(
+    path: Annotated[str, typer.Argument(help="A scenario file (TOML).")],
+) -> None:
+    """Load a scenario, build its state, and show it; a broken file exits with its error."""
+    from deathangel.game import card_table, default_database
+    from deathangel.scenario import describe_state, load_scenario, scenario_state
+
+    db = default_database()
+    sc = load_scenario(path, db=db)
+    state = scenario_state(sc, db)
+    typer.echo(f"{path}: ok" + (f" — {sc.title}" if sc.title else ""))
+    for line in describe_state(state, card_table(db)):
+        typer.echo(line)
