@@ -11,6 +11,7 @@ import pytest
 from invariants import check_invariants
 from support import build_state, drive, make_engine
 
+from deathangel.effectspec import EffectSpec
 from deathangel.errors import CardDataError, PluginError
 from deathangel.game import Game, GameConfig
 from deathangel.hookspecs import hookimpl
@@ -116,3 +117,27 @@ def test_a_broken_plugin_card_file_names_file_card_and_field(tmp_path: Path) -> 
         load_ruleset(plugin_manager(entry_points=False, extra=[broken]))
     message = str(caught.value)
     assert "events.toml" in message and "Bad Omen" in message and "color" in message
+
+
+def test_a_card_whose_effect_has_no_implementation_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "events.toml").write_text(
+        "[[event]]\n"
+        'name = "Silent Omen"\n'
+        "instinct = false\n"
+        'spawns = [{ size = "minor", color = "red" }]\n'
+        'text = "Something that was never written."\n'
+        'effect = { name = "omen_unwritten" }\n',
+        encoding="utf-8",
+    )
+    half = types.ModuleType("half_plugin")
+
+    def deathangel_card_dirs() -> list[Path]:
+        return [tmp_path]
+
+    def deathangel_effects() -> list[EffectSpec]:
+        return [EffectSpec("omen_unwritten", "event", {}, "declared, never implemented")]
+
+    half.deathangel_card_dirs = hookimpl(deathangel_card_dirs)  # type: ignore[attr-defined]
+    half.deathangel_effects = hookimpl(deathangel_effects)  # type: ignore[attr-defined]
+    with pytest.raises(CardDataError, match="Silent Omen.*omen_unwritten.*no implementation"):
+        load_ruleset(plugin_manager(entry_points=False, extra=[half]))

@@ -127,17 +127,19 @@ def test_kill_marine_shift(position: int) -> None:
     assert st.gs_discard == []
 
 
+SIX_ROWS = [
+    ("Sergeant Gideon", "L"),
+    ("Brother Noctis", "L"),
+    ("Brother Claudio", "L"),
+    ("Brother Goriel", "R"),
+    ("Brother Leon", "R"),
+    ("Brother Valencio", "R"),
+]
+
+
 def test_six_rows_two_above_three_below_top_segment_moves() -> None:
-    rows = [
-        ("Sergeant Gideon", "L"),
-        ("Brother Noctis", "L"),
-        ("Brother Claudio", "L"),
-        ("Brother Goriel", "R"),
-        ("Brother Leon", "R"),
-        ("Brother Valencio", "R"),
-    ]
     st = build_state(
-        rows,
+        SIX_ROWS,
         swarms={(2, "left"): ["claw-1"], (3, "left"): ["claw-2"], (4, "left"): ["claw-3"]},
         terrain={(3, "right"): ["Corridor"], (4, "right"): ["Dark Corner"]},
     )
@@ -152,16 +154,8 @@ def test_six_rows_two_above_three_below_top_segment_moves() -> None:
 
 
 def test_six_rows_three_above_two_below_bottom_segment_moves() -> None:
-    rows = [
-        ("Sergeant Gideon", "L"),
-        ("Brother Noctis", "L"),
-        ("Brother Claudio", "L"),
-        ("Brother Goriel", "R"),
-        ("Brother Leon", "R"),
-        ("Brother Valencio", "R"),
-    ]
     st = build_state(
-        rows,
+        SIX_ROWS,
         swarms={(3, "right"): ["tail-1"], (4, "right"): ["tail-2"], (5, "right"): ["tail-3"]},
         terrain={(4, "left"): ["Door"]},
     )

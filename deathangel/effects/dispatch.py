@@ -9,7 +9,7 @@ database has an implementation, so a card that would silently do nothing is refu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Container, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from deathangel import decisions as d
@@ -132,33 +132,18 @@ class CardAbilities(Abilities):
 
     def _check(self, db: CardDatabase) -> None:
         """Refuse a database naming an effect with no implementation (never a silent no-op)."""
-        known = set(self.action_effects) | _INLINE
-        for team in db.teams:
-            for action in team.actions:
-                if action.effect is not None and action.effect.name not in known:
-                    raise CardDataError(
-                        f"action {action.name!r}: effect {action.effect.name!r} has no "
-                        "implementation"
-                    )
-        for event in db.events:
-            if event.effect.name not in self.event_effects:
+        actions_known = set(self.action_effects) | _INLINE
+        named: list[tuple[str, str, Effect | None, Container[str]]] = [
+            *(("action", a.name, a.effect, actions_known) for t in db.teams for a in t.actions),
+            *(("event", e.name, e.effect, self.event_effects) for e in db.events),
+            *(("location", c.name, c.effect, self.location_effects) for c in db.locations),
+            *(("location", c.name, c.victory, self.victory_effects) for c in db.locations),
+            *(("terrain", t.name, t.effect, self.terrain_effects) for t in db.terrain),
+        ]
+        for kind, name, effect, known in named:
+            if effect is not None and effect.name not in known:
                 raise CardDataError(
-                    f"event {event.name!r}: effect {event.effect.name!r} has no implementation"
-                )
-        for loc in db.locations:
-            if loc.effect is not None and loc.effect.name not in self.location_effects:
-                raise CardDataError(
-                    f"location {loc.name!r}: effect {loc.effect.name!r} has no implementation"
-                )
-            if loc.victory is not None and loc.victory.name not in self.victory_effects:
-                raise CardDataError(
-                    f"location {loc.name!r}: victory {loc.victory.name!r} has no implementation"
-                )
-        for terrain in db.terrain:
-            if terrain.effect is not None and terrain.effect.name not in self.terrain_effects:
-                raise CardDataError(
-                    f"terrain {terrain.name!r}: effect {terrain.effect.name!r} has no "
-                    "implementation"
+                    f"{kind} {name!r}: effect {effect.name!r} has no implementation"
                 )
 
     # -- which cards are in play ----------------------------------------------------------------
