@@ -139,5 +139,5 @@ def test_a_card_whose_effect_has_no_implementation_is_refused(tmp_path: Path) ->
 
     half.deathangel_card_dirs = hookimpl(deathangel_card_dirs)  # type: ignore[attr-defined]
     half.deathangel_effects = hookimpl(deathangel_effects)  # type: ignore[attr-defined]
-    with pytest.raises(CardDataError, match="Silent Omen.*omen_unwritten.*no implementation"):
+    with pytest.raises(CardDataError, match=r"Silent Omen.*omen_unwritten.*no implementation"):
         load_ruleset(plugin_manager(entry_points=False, extra=[half]))
