@@ -152,7 +152,7 @@ def play_game(
     if names is not None and len(names) != config.players:
         raise DeathAngelError(f"{config.players} player(s) need {config.players} names")
     try:
-        game = Game(config, db=db)
+        game = Game(config, db=db, checkpoints=False)  # nothing here clones the game
     except ValueError as exc:
         raise DeathAngelError(str(exc)) from None
     players = list(strategies)

@@ -509,3 +509,23 @@ def test_observation_is_only_for_its_seat() -> None:
         assert obs.teams == game.state.seats[seat - 1]
         assert obs.to_dict()["teams"] == list(game.state.seats[seat - 1])
         assert obs.decision == game.decision
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_a_game_without_round_checkpoints_still_clones_faithfully(players: int) -> None:
+    game = Game(GameConfig(players=players, seed=17), checkpoints=False)
+    bot = RandomPlayer(17)
+    # Into the second round, part-way: the clone must replay from the game's start.
+    while game.state.round < 2 or game.state.phase != "resolve_actions":
+        assert game.decision is not None, "the game ended before the point this test needs"
+        game.apply(bot.choose(game.observation(game.decision.seat), game.decision))
+    clone = game.clone()
+    assert clone.history == game.history
+    assert clone.state.to_dict(clone.table) == game.state.to_dict(game.table)
+    assert clone.decision == game.decision
+    while game.decision is not None:
+        option = bot.choose(game.observation(game.decision.seat), game.decision)
+        game.apply(option)
+        clone.apply(option)
+    assert clone.state.to_dict(clone.table) == game.state.to_dict(game.table)
+    assert clone.outcome == game.outcome
