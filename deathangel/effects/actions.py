@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from deathangel import decisions as d
 from deathangel.decisions import DONE, Option
 from deathangel.effects.common import (
+    card_of,
     return_tokens,
     smallest_pile,
     support_attacks,
@@ -124,8 +125,7 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         pick = yield from engine.ask(seat, d.TARGET_SWARM, options, f"{card}: send back which?")
         if pick.verb == "done":
             break
-        row, side = int(pick.args[0]) - 1, SIDES.index(str(pick.args[1]))
-        c = table.gs_by_label[str(pick.args[2])]
+        row, side, c = card_of(engine, pick)
         st.formation[row].swarms[side].remove(c)
         st.protected.discard(c)
         st.blips[pile].append(c)

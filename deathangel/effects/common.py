@@ -53,6 +53,13 @@ def target_of(option: Option) -> tuple[int, int]:
     return int(option.args[0]) - 1, SIDES.index(str(option.args[1]))
 
 
+def card_of(engine: Engine, option: Option) -> tuple[int, int, int]:
+    """(0-based row, side, genestealer id) of a ``slay_at`` / ``take`` option
+    ``(position, side, label)``."""
+    row, side = target_of(option)
+    return row, side, engine.table.gs_by_label[str(option.args[2])]
+
+
 def engaged_count(engine: Engine, row: int, *, slayable: bool = False) -> int:
     """Genestealers engaged with the marine at ``row`` (both sides); with ``slayable``, only
     those that may be slain (not under a Power Field)."""

@@ -17,7 +17,7 @@ from deathangel.abilities import Abilities, TerrainEffect
 from deathangel.cardmodel import CardDatabase, Effect
 from deathangel.decisions import DONE, Decision, Option
 from deathangel.effects import actions, events, locations
-from deathangel.effects.common import place_token
+from deathangel.effects.common import card_of, place_token
 from deathangel.effectspec import EffectCatalogue
 from deathangel.engine import COUNTER, MISS, SLAIN
 from deathangel.errors import CardDataError, PluginError
@@ -311,8 +311,7 @@ class CardAbilities(Abilities):
             choice = yield from engine.ask(seat, d.SLAY, options, f"{card}: slay which?")
             if choice.verb == "done":
                 break
-            row, side = int(choice.args[0]) - 1, SIDES.index(str(choice.args[1]))
-            card_id = engine.table.gs_by_label[str(choice.args[2])]
+            row, side, card_id = card_of(engine, choice)
             yield from engine.slay_one(st.formation[row], side, seat, by=marine, among=[card_id])
         roll = engine.roll_plain(f"{marine} survives his Heroic Charge?")
         if roll.face in params["death_faces"]:
