@@ -1,6 +1,6 @@
 """Invariants of a game in progress (RULES §12, DESIGN "Invariants everywhere").
 
-:func:`check_invariants` looks at a :class:`~deathangel.game.Game` at a decision (or at its
+:func:`check_invariants` looks at a :class:`~deathangel.engine.game.Game` at a decision (or at its
 end) and raises ``AssertionError`` naming the first broken invariant, with the round, phase
 and decision count so the failing step can be found again. It never changes the game.
 
@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple, NoReturn
 
-from deathangel.decisions import Decision, Option
-from deathangel.game import Game
-from deathangel.state import GameState
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game
+from deathangel.engine.state import GameState
 
 PHASES = frozenset(
     {

@@ -12,13 +12,22 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from deathangel.abilities import Abilities
-from deathangel.cardload import load_base
-from deathangel.decisions import Decision, Option
-from deathangel.engine import Engine, GameOver
-from deathangel.game import card_table
-from deathangel.randomness import ScriptedDie, Streams
-from deathangel.state import LEFT, RIGHT, CardTable, GameState, MarineState, Position, TerrainState
+from deathangel.cards.load import load_base
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.core import GameOver
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import card_table
+from deathangel.engine.randomness import ScriptedDie, Streams
+from deathangel.engine.rounds import Engine
+from deathangel.engine.state import (
+    LEFT,
+    RIGHT,
+    CardTable,
+    GameState,
+    MarineState,
+    Position,
+    TerrainState,
+)
 
 SIDE = {"left": LEFT, "right": RIGHT, "L": LEFT, "R": RIGHT}
 

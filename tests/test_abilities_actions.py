@@ -14,10 +14,10 @@ from functools import cache
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
-from deathangel.cardload import load_base
-from deathangel.decisions import DONE, Option
-from deathangel.effects.dispatch import CardAbilities
-from deathangel.state import LEFT, RIGHT
+from deathangel.cards.load import load_base
+from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.state import LEFT, RIGHT
 
 # -- helpers ----------------------------------------------------------------------------------
 

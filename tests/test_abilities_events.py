@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
-from deathangel.decisions import Decision, Option
-from deathangel.effects.dispatch import CardAbilities
-from deathangel.effects.events import EVENT_EFFECTS
-from deathangel.engine import MISS, SLAIN, Engine
-from deathangel.randomness import Roll
-from deathangel.state import LEFT, RIGHT, GameState
+from deathangel.engine.abilities import MISS, SLAIN
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.effects.events import EVENT_EFFECTS
+from deathangel.engine.randomness import Roll
+from deathangel.engine.rounds import Engine
+from deathangel.engine.state import LEFT, RIGHT, GameState
 
 T = table()
 DB = T.db

@@ -16,12 +16,12 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
-from deathangel.cardload import load_base
-from deathangel.cardmodel import SpawnBox
-from deathangel.decisions import Option
-from deathangel.effects.dispatch import CardAbilities
-from deathangel.engine import Engine
-from deathangel.state import LEFT, RIGHT, GameState
+from deathangel.cards.load import load_base
+from deathangel.cards.model import SpawnBox
+from deathangel.engine.decisions import Option
+from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.rounds import Engine
+from deathangel.engine.state import LEFT, RIGHT, GameState
 
 T = table()
 AB = CardAbilities(load_base(), strict=False)

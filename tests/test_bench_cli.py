@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from deathangel.bench import (
+from deathangel.analysis.bench import (
     DEFAULT_SECONDS,
     PLAYER_COUNTS,
     bench_clones,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support import reference_counts
 
-from deathangel.base_plugin import base_card_dir
+from deathangel.cards.load import base_card_dir
 from deathangel.cli.cards import list_cards, show_card, validate_cards
 from deathangel.errors import DeathAngelError
 

@@ -1,4 +1,4 @@
-"""The decision protocol of :class:`~deathangel.game.Game` (DESIGN "Decision protocol",
+"""The decision protocol of :class:`~deathangel.engine.game.Game` (DESIGN "Decision protocol",
 "Honest information"): checked ``apply``, option codes, save files on disk and what a seat's
 observation may show."""
 
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deathangel.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.game import SAVE_FORMAT, SAVE_VERSION, Game, GameConfig
+from deathangel.engine.observation import Observation
 from deathangel.errors import IllegalChoiceError, SaveFileError
-from deathangel.game import SAVE_FORMAT, SAVE_VERSION, Game, GameConfig
-from deathangel.observation import Observation
 from deathangel.players import RandomPlayer
 from tests.invariants import check_invariants
 

@@ -1,4 +1,4 @@
-"""Exact odds (deathangel.odds, `deathangel odds`): hand-computed cases, the policy, the memos.
+"""Exact odds (analysis.odds, `deathangel odds`): hand-computed cases, the policy, the memos.
 
 Each expected fraction is worked out by hand in the test's docstring or comment. The die has
 faces 0-5; 1, 2 and 3 are skulls. A defender dies when face - (Brood Lords) <= swarm size.
@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from deathangel.cardload import load_base
-from deathangel.odds import (
+from deathangel.analysis.odds import (
     ATTACK_POLICY,
     DEFAULT_LIMIT,
     PHASE_POLICY,
@@ -27,8 +26,9 @@ from deathangel.odds import (
     format_phase,
     phase_odds,
 )
+from deathangel.cards.load import load_base
+from deathangel.engine.state import GameState
 from deathangel.scenario import load_scenario, scenario_state
-from deathangel.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 

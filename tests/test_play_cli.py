@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from deathangel.game import Game, GameConfig
+from deathangel.analysis.simulate import bots, play_game
+from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
-from deathangel.simulate import bots, play_game, strategy_factory
+from deathangel.plugins.strategies import strategy_factory
 from deathangel.tui.play import PlayResult, PlaySession, ScriptedAnswers, make_bots
 
 # -- helpers -------------------------------------------------------------------------------------

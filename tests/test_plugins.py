@@ -11,13 +11,13 @@ import pytest
 from invariants import check_invariants
 from support import build_state, drive, make_engine
 
-from deathangel.effectspec import EffectSpec
+from deathangel.cards.catalogue import EffectSpec
+from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import CardDataError, PluginError
-from deathangel.game import Game, GameConfig
-from deathangel.hookspecs import hookimpl
 from deathangel.players import RandomPlayer
-from deathangel.plugins import plugin_manager
-from deathangel.ruleset import load_ruleset
+from deathangel.plugins.hookspecs import hookimpl
+from deathangel.plugins.manager import plugin_manager
+from deathangel.plugins.ruleset import load_ruleset
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "plugins" / "deathangel-example"
 

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deathangel.decisions import Decision, Option
-from deathangel.game import Game, GameConfig
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.randomness import STREAMS
+from deathangel.engine.state import GameState
 from deathangel.players import RandomPlayer
-from deathangel.randomness import STREAMS
-from deathangel.state import GameState
 from tests.invariants import Progress, check_invariants
 
 # -- settings -----------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels
 
-from deathangel.abilities import Abilities
-from deathangel.decisions import Option
-from deathangel.state import LEFT, RIGHT
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.decisions import Option
+from deathangel.engine.state import LEFT, RIGHT
 
 GREEN = {"Block", "Run and Gun", "Dead Aim"}
 YELLOW = {"Defensive Stance", "Reorganize", "Heroic Charge"}

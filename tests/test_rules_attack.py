@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels
 
-from deathangel.abilities import Abilities
-from deathangel.decisions import Option
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.decisions import Option
 
 ATTACK_DONE = Option("done")
 

@@ -12,11 +12,11 @@ from collections import Counter
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
-from deathangel.decisions import Option
-from deathangel.engine import GameOver
-from deathangel.game import Game, GameConfig
+from deathangel.engine.core import GameOver
+from deathangel.engine.decisions import Option
+from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.state import LEFT, RIGHT, GameState
 from deathangel.players import RandomPlayer
-from deathangel.state import LEFT, RIGHT, GameState
 
 T = table()
 

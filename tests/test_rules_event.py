@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, swarm_labels, table
 
-from deathangel.abilities import Abilities
-from deathangel.cardmodel import SpawnBox
-from deathangel.decisions import Option
-from deathangel.formation import move_swarms
-from deathangel.state import LEFT, RIGHT
+from deathangel.cards.model import SpawnBox
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.decisions import Option
+from deathangel.engine.formation import move_swarms
+from deathangel.engine.state import LEFT, RIGHT
 
 T = table()
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, marines, table
 
-from deathangel.abilities import Abilities
-from deathangel.decisions import Option
-from deathangel.engine import GameOver
-from deathangel.formation import remove_row
-from deathangel.state import LEFT, RIGHT, SIDES
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.core import GameOver
+from deathangel.engine.decisions import Option
+from deathangel.engine.formation import remove_row
+from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 Row = tuple[str, str, list[str], list[str], list[str], list[str]]
 

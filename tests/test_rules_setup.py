@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from deathangel.game import Game, GameConfig
-from deathangel.state import LEFT, RIGHT
+from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.state import LEFT, RIGHT
 
 # RULES §3 table: players -> (teams each, marines, setup location, major, minor, blips L, R,
 # location deck top first).

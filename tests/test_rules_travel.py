@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from support import build_state, drive, make_engine, swarm_labels, table
 
-from deathangel.cardmodel import SpawnBox
-from deathangel.decisions import Option
-from deathangel.state import LEFT, RIGHT
+from deathangel.cards.model import SpawnBox
+from deathangel.engine.decisions import Option
+from deathangel.engine.state import LEFT, RIGHT
 
 T = table()
 

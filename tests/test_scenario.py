@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from invariants import check_invariants
 
-from deathangel.cardload import load_base
-from deathangel.decisions import Decision
+from deathangel.cards.load import load_base
+from deathangel.engine.decisions import Decision
+from deathangel.engine.game import card_table
+from deathangel.engine.state import LEFT, RIGHT, GameState
 from deathangel.errors import DeathAngelError
-from deathangel.game import card_table
 from deathangel.players import RandomPlayer
 from deathangel.scenario import (
     Scenario,
@@ -28,7 +29,6 @@ from deathangel.scenario import (
     scenario_game,
     scenario_state,
 )
-from deathangel.state import LEFT, RIGHT, GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.toml"))

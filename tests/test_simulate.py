@@ -16,13 +16,7 @@ from typing import Any
 
 import pytest
 
-from deathangel.decisions import Decision, Option
-from deathangel.errors import DeathAngelError, IllegalChoiceError, PluginError
-from deathangel.game import Game, GameConfig
-from deathangel.hookspecs import hookimpl
-from deathangel.players import RandomPlayer
-from deathangel.plugins import plugin_manager
-from deathangel.simulate import (
+from deathangel.analysis.simulate import (
     Z95,
     GameResult,
     SimulationSummary,
@@ -30,10 +24,15 @@ from deathangel.simulate import (
     bots,
     play_game,
     simulate,
-    strategy_factories,
-    strategy_factory,
     wilson_interval,
 )
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game, GameConfig
+from deathangel.errors import DeathAngelError, IllegalChoiceError, PluginError
+from deathangel.players import RandomPlayer
+from deathangel.plugins.hookspecs import hookimpl
+from deathangel.plugins.manager import plugin_manager
+from deathangel.plugins.strategies import strategy_factories, strategy_factory
 
 # -- helpers -------------------------------------------------------------------------------------
 

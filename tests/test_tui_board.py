@@ -11,10 +11,10 @@ import pytest
 from rich.console import Console, RenderableType
 from support import build_state
 
-from deathangel import decisions as d
-from deathangel.cli.cards import all_facts
-from deathangel.decisions import Decision, Option
-from deathangel.game import Game, GameConfig, default_database
+import deathangel.engine.decisions as d
+from deathangel.cards.facts import all_facts
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.players import RandomPlayer
 from deathangel.tui import explain
 from deathangel.tui.board import (
@@ -131,7 +131,7 @@ def test_blip_counts_and_counts_in_the_header() -> None:
     text = plain(render_board(game, None))
     assert "left 3 · right 1" in text
     assert "swarm (3 blips)" in text and "swarm (1 blips)" in text
-    view = public_view(game)
+    view = public_view(game.state, game.table)
     assert f"Genestealer deck {view['genestealer_deck_count']}" in text
     assert f"Supply ●{view['supply']}" in text
     assert "Round 1 · Choose Actions · current player: seat 1" in text
@@ -212,7 +212,7 @@ def test_a_hidden_instinct_event_stays_hidden() -> None:
 
 def test_the_spectator_view_holds_only_public_keys() -> None:
     game = play(Game(GameConfig(players=2, seed=4)), 30)
-    view = public_view(game)
+    view = public_view(game.state, game.table)
     seat_view = game.observation(1).to_dict()
     assert set(view) == set(seat_view) - {"my_choices", "scouted_top_event"}
     assert view["seat"] is None and view["teams"] == []

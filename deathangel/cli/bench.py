@@ -1,6 +1,6 @@
 """``deathangel bench``: how fast the engine plays on this machine (one process, one core).
 
-A thin command over :mod:`deathangel.bench`: random-bot games per second for 1–6 players,
+A thin command over :mod:`deathangel.analysis.bench`: random-bot games per second for 1–6 players,
 Game.clone() per second at round starts and mid-round, whether every game ended, and whether
 the target of 200 solo games per second is met. ``--profile`` adds what limits the speed.
 """
@@ -15,7 +15,7 @@ import typer
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.bench import CloneRate, GamesRate
+    from deathangel.analysis.bench import CloneRate, GamesRate
 
 
 def _games_line(rate: GamesRate) -> str:
@@ -75,7 +75,7 @@ def bench_cli(
     if seconds is not None and not seconds > 0:
         raise DeathAngelError(f"--seconds must be positive, not {seconds}")
     # Imported here so that other commands do not pay for cProfile and the engine at start-up.
-    from deathangel.bench import (
+    from deathangel.analysis.bench import (
         DEFAULT_SECONDS,
         TARGET_SOLO_GAMES_PER_S,
         format_profile,

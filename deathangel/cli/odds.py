@@ -1,6 +1,6 @@
 """``deathangel odds``: exact odds for a scenario file, by enumerating every die face.
 
-A thin command over :mod:`deathangel.odds`: without options, the Genestealer Attack phase
+A thin command over :mod:`deathangel.analysis.odds`: without options, the Genestealer Attack phase
 played from the scenario (each marine's chance to survive it, genestealers slain); with
 ``--attack MARINE --target SIDE:POSITION``, that marine's attack under his team's revealed
 Attack card. ``--json`` prints one JSON object with exact fractions as strings.
@@ -46,8 +46,8 @@ def odds_cli(
     if limit < 1:
         raise DeathAngelError(f"--limit must be at least 1, not {limit}")
     # Imported here so that other commands do not pay for the engine at start-up.
-    from deathangel.game import default_database
-    from deathangel.odds import attack_odds, format_attack, format_phase, phase_odds
+    from deathangel.analysis.odds import attack_odds, format_attack, format_phase, phase_odds
+    from deathangel.engine.game import default_database
     from deathangel.scenario import load_scenario, scenario_state
 
     db = default_database()

@@ -18,7 +18,7 @@ def check_cli(
     path: Annotated[str, typer.Argument(help="A scenario file (TOML).")],
 ) -> None:
     """Load a scenario, build its state, and show it; a broken file exits with its error."""
-    from deathangel.game import card_table, default_database
+    from deathangel.engine.game import card_table, default_database
     from deathangel.scenario import describe_state, load_scenario, scenario_state
 
     db = default_database()

@@ -1,8 +1,8 @@
 """``deathangel simulate``: play many bot games and report how often the marines win.
 
-A thin command over :func:`deathangel.simulate.simulate`: it parses options, shows a progress
-bar on stderr when stderr is a terminal, and prints the summary as text or as one JSON object
-(sorted keys, no timings, so two runs with the same options print the same bytes).
+A thin command over :func:`deathangel.analysis.simulate.simulate`: it parses options, shows a
+progress bar on stderr when stderr is a terminal, and prints the summary as text or as one JSON
+object (sorted keys, no timings, so two runs with the same options print the same bytes).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import typer
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.simulate import SimulationSummary
+    from deathangel.analysis.simulate import SimulationSummary
 
 
 def format_summary(summary: SimulationSummary) -> list[str]:
@@ -38,7 +38,7 @@ def _run(
     players: int, games: int, seed: int, strategy: str, show_progress: bool
 ) -> SimulationSummary:
     # Imported here so that other commands do not pay for the engine at start-up.
-    from deathangel.simulate import simulate
+    from deathangel.analysis.simulate import simulate
 
     if not show_progress:
         return simulate(players, games, seed, strategy)

@@ -21,13 +21,13 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from deathangel.state import SIDES
+from deathangel.engine.state import SIDES
 
 if TYPE_CHECKING:
-    from deathangel.game import Game
-    from deathangel.state import CardTable
+    from deathangel.engine.game import Game
+    from deathangel.engine.state import CardTable
 
-from deathangel.observation import public_view
+from deathangel.engine.observation import public_view
 from deathangel.tui.cardview import card_panel, cards_in_play
 from deathangel.tui.explain import explain_option, explain_option_strict
 from deathangel.tui.style import (
@@ -70,7 +70,11 @@ def render_board(game: Game, seat: int | None) -> RenderableType:
     card database's public card facts: never from deck orders, blip contents or another
     seat's face-down card.
     """
-    view = game.observation(seat).to_dict() if seat is not None else public_view(game)
+    view = (
+        game.observation(seat).to_dict()
+        if seat is not None
+        else public_view(game.state, game.table)
+    )
     table = game.table
     title = Text.assemble(
         ("Round ", "bold"),

@@ -10,18 +10,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deathangel.cli.cards import CardFacts, find_facts
+from deathangel.cards.facts import CardFacts, find_facts
 
 if TYPE_CHECKING:
-    from deathangel.cardmodel import CardDatabase
-    from deathangel.game import Game
+    from deathangel.cards.model import CardDatabase
+    from deathangel.engine.game import Game
 
-from deathangel.observation import public_view
-from deathangel.tui.style import (
-    TEAM_STYLES,
-    TERRAIN_STYLES,
-    _icon_code,
-)
+from deathangel.engine.observation import public_view
+from deathangel.tui.style import TEAM_STYLES, TERRAIN_STYLES, _icon_code
 
 # -- card look-up ----------------------------------------------------------------------------
 
@@ -91,7 +87,11 @@ def cards_in_play(game: Game, seat: int | None = None) -> list[str]:
     action cards of every active team."""
     st = game.state
     table = game.table
-    view = game.observation(seat).to_dict() if seat is not None else public_view(game)
+    view = (
+        game.observation(seat).to_dict()
+        if seat is not None
+        else public_view(game.state, game.table)
+    )
     names: list[str] = []
     if view["location"]:
         names.append(str(view["location"]))

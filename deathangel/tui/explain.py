@@ -7,24 +7,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from deathangel import decisions as d
-from deathangel.randomness import SKULL_FACES
-from deathangel.state import SIDES
+import deathangel.engine.decisions as d
+from deathangel.engine.randomness import SKULL_FACES
+from deathangel.engine.state import SIDES
 
 if TYPE_CHECKING:
-    from deathangel.cardmodel import ActionCard
-    from deathangel.decisions import Decision, Option
-    from deathangel.game import Game
-    from deathangel.state import CardTable, GameState, Position
+    from deathangel.cards.model import ActionCard
+    from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.game import Game
+    from deathangel.engine.state import CardTable, GameState, Position
 
-from deathangel.tui.style import (
-    _BASE_ACTION,
-    KIND_NAMES,
-    _pct,
-    _plural,
-    _short,
-    _swarm_text,
-)
+from deathangel.tui.style import _BASE_ACTION, KIND_NAMES, _pct, _plural, _short, _swarm_text
 
 # -- explaining options ----------------------------------------------------------------------
 
@@ -611,4 +604,4 @@ _EXPLAINERS: dict[str, Callable[[_Ctx], str]] = {
     "no": _explain_no,
     "done": _explain_done,
 }
-"""One explainer per option verb of :mod:`deathangel.decisions`."""
+"""One explainer per option verb of :mod:`deathangel.engine.decisions`."""

@@ -1,6 +1,6 @@
 """The interactive game loop as a library: people and bots play one game at one terminal.
 
-:class:`PlaySession` takes a :class:`~deathangel.game.Game`, the controller of every seat
+:class:`PlaySession` takes a :class:`~deathangel.engine.game.Game`, the controller of every seat
 (``"human"`` or ``"bot:NAME"``), a source of answers and a rich ``Console``, and plays the game
 to its end (or until someone quits or the answers run out). :func:`play` is the keyword-only
 function behind ``deathangel play``: it builds or resumes the game and runs a session.
@@ -18,7 +18,7 @@ answer so the output reads as a transcript.
 
 Saves are the engine's save (:meth:`Game.to_save`) plus a top-level ``"seats"`` key naming
 each seat's controller, so a resumed game gets its bots back. A bot is seeded from the game's
-seed and its seat (:func:`deathangel.simulate.bot_seed`) and, on resume, is asked again at
+seed and its seat (:func:`deathangel.analysis.simulate.bot_seed`) and, on resume, is asked again at
 every past decision of its seat (answers discarded), so it stands exactly where it stood:
 a resumed game continues as the uninterrupted one would have.
 """
@@ -38,10 +38,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from deathangel.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
+from deathangel.analysis.simulate import bot_seed
+from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
+from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
 from deathangel.errors import DeathAngelError, SaveFileError
-from deathangel.game import Game, GameConfig, default_database, read_save_file
-from deathangel.simulate import bot_seed, strategy_factory
+from deathangel.plugins.strategies import strategy_factory
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
 
 if TYPE_CHECKING:

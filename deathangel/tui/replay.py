@@ -15,9 +15,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from deathangel.decisions import Option
+from deathangel.engine.decisions import Option
+from deathangel.engine.game import Game
 from deathangel.errors import SaveFileError
-from deathangel.game import Game
 from deathangel.tui.board import render_board
 from deathangel.tui.play import Answers, load_game
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from deathangel.state import CardTable
+    from deathangel.engine.state import CardTable
 
 
 # -- styles and glyphs -------------------------------------------------------------------------

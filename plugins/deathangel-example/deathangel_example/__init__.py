@@ -1,6 +1,6 @@
 """An example deathangel expansion: cards as data, one new mechanic as Python.
 
-Everything reaches deathangel through the hooks of :mod:`deathangel.hookspecs`; the package
+Everything reaches deathangel through the hooks of :mod:`deathangel.plugins.hookspecs`; the package
 is found through its ``deathangel`` entry point (see pyproject.toml).
 """
 
@@ -10,10 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from deathangel.effects.common import place_token
-from deathangel.effectspec import EffectSpec
-from deathangel.engine import Engine, Flow
-from deathangel.hookspecs import hookimpl
+from deathangel.cards.catalogue import EffectSpec
+from deathangel.engine.decisions import Flow
+from deathangel.engine.effects.common import place_token
+from deathangel.engine.rounds import Engine
+from deathangel.plugins.hookspecs import hookimpl
 
 CARDS = Path(__file__).parent / "cards"
 

@@ -1,0 +1,289 @@
+"""Play whole games with bots, one or thousands, reproducibly.
+
+:func:`play_game` plays one game to its end with one player object per seat and returns a
+:class:`GameResult`. :func:`simulate` plays ``games`` games with seeds ``seed, seed + 1, ...``
+and the same strategy at every seat, and sums them up in a :class:`SimulationSummary`.
+
+Reproducibility: game ``i`` of a run uses ``GameConfig(players, seed=seed + i)`` and its bots
+are made with ``factory(seed=bot_seed(seed + i, seat))``. Nothing else feeds a game, so any one
+game of a run can be replayed alone, and the same arguments always give the same numbers.
+
+"Locations reached" counts the setup location too: a game that never travels reached 1
+location; each travel (RULES §10) enters one more. With the base game's location decks that is
+at most 1 + the number of cards in the setup location's location deck.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.errors import DeathAngelError, IllegalChoiceError
+from deathangel.plugins.strategies import StrategyFactory, strategy_factory
+
+if TYPE_CHECKING:
+    from deathangel.cards.model import CardDatabase
+    from deathangel.players import Player
+
+Z95 = 1.959964
+"""The standard normal quantile for a two-sided 95% interval."""
+
+MAX_DECISIONS = 100_000
+"""A game still running after this many decisions is an engine bug: stop and say so."""
+
+
+# -- bots --------------------------------------------------------------------------------------
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` (1–6) in the game of seed ``game_seed``.
+
+    Distinct for every (game seed, seat) pair, so no two bots of a run share a stream.
+    """
+    return game_seed * 8 + seat
+
+
+# -- one game ------------------------------------------------------------------------------------
+
+
+@frozen
+class GameResult:
+    """How one finished game went."""
+
+    seed: int
+    """The game's seed (its :class:`GameConfig` seed)."""
+    players: int
+    """Number of seats."""
+    outcome: str
+    """``"victory"`` or ``"defeat"``."""
+    rounds: int
+    """The round the game ended in (``state.round``; 0 if it ended during setup)."""
+    locations_reached: int
+    """1 (the setup location) + the number of travels made."""
+    decisions: int
+    """Decisions the players answered (forced single-option choices are not asked)."""
+
+    @property
+    def won(self) -> bool:
+        return self.outcome == "victory"
+
+
+def locations_reached(game: Game) -> int:
+    """1 (the setup location) + the number of travels made so far.
+
+    Only a travel takes a card from the location deck, so the travels made are the cards
+    missing from the deck the setup location built (RULES §3 step 3, §10 step 2).
+    """
+    st = game.state
+    if st.setup_location is None or st.phase == "setup":
+        return 1
+    return 1 + len(st.setup_location.location_deck) - len(st.location_deck)
+
+
+def _player_name(player: object, names: Sequence[str] | None, seat: int) -> str:
+    if names is not None:
+        return names[seat - 1]
+    return type(player).__name__
+
+
+def play_game(
+    config: GameConfig,
+    strategies: Sequence[Player],
+    *,
+    db: CardDatabase | None = None,
+    names: Sequence[str] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> GameResult:
+    """Play one complete game; seat ``s`` is answered by ``strategies[s - 1]``.
+
+    Each player is asked ``player.choose(game.observation(seat), decision)``; the observation
+    is a lazy view, so a bot that reads nothing pays nothing. ``names`` (one per seat) name
+    the strategies in errors; by default the player's class name is used.
+
+    :raises IllegalChoiceError: when a player returns an option that is not legal, naming
+        the strategy, the seat and the decision.
+    :raises DeathAngelError: for a wrong number of players, or a game that does not end
+        within ``max_decisions`` decisions.
+    """
+    if len(strategies) != config.players:
+        raise DeathAngelError(
+            f"{config.players} player(s) need {config.players} strategies, not {len(strategies)}"
+        )
+    if names is not None and len(names) != config.players:
+        raise DeathAngelError(f"{config.players} player(s) need {config.players} names")
+    try:
+        game = Game(config, db=db, checkpoints=False)  # nothing here clones the game
+    except ValueError as exc:
+        raise DeathAngelError(str(exc)) from None
+    players = list(strategies)
+    observation = game.observation
+    push = game.push
+    count = 0
+    decision = game.decision
+    while decision is not None:
+        seat = decision.seat
+        player = players[seat - 1]
+        option = player.choose(observation(seat), decision)
+        # A bot returns one of decision.options itself: the tuple's identity test makes this
+        # check almost free, and push skips apply's second, identical check.
+        if option not in decision.options:
+            legal = ", ".join(repr(o) for o in decision.options)
+            raise IllegalChoiceError(
+                f"strategy {_player_name(player, names, seat)!r} (seat {seat}) chose "
+                f"{option!r}, which is not legal for {decision.kind} (game seed {config.seed}, "
+                f"round {game.state.round}, phase {game.state.phase}); legal: {legal}"
+            )
+        push(option)
+        count += 1
+        if count >= max_decisions:
+            raise DeathAngelError(
+                f"game seed {config.seed} ({config.players} player(s)) did not end after "
+                f"{count} decisions (round {game.state.round}); this is an engine bug"
+            )
+        decision = game.decision
+    outcome = game.outcome
+    if outcome is None:  # pragma: no cover - the engine ends a game only with an outcome
+        raise DeathAngelError(f"game seed {config.seed} stopped without an outcome")
+    return GameResult(
+        seed=config.seed,
+        players=config.players,
+        outcome=outcome,
+        rounds=game.state.round,
+        locations_reached=locations_reached(game),
+        decisions=count,
+    )
+
+
+def bots(factory: StrategyFactory, players: int, game_seed: int) -> list[Player]:
+    """One bot per seat, each seeded with :func:`bot_seed`."""
+    return [factory(seed=bot_seed(game_seed, seat)) for seat in range(1, players + 1)]
+
+
+# -- many games ----------------------------------------------------------------------------------
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion of ``successes`` out of ``n`` trials.
+
+    Unlike the normal approximation it stays inside [0, 1] and is useful at 0 or n successes
+    (all-loss runs are common for weak bots).
+    """
+    if n <= 0:
+        raise ValueError(f"a confidence interval needs at least one trial, not {n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"{successes} successes out of {n} trials is impossible")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # At 0 (or n) successes the bound is exactly 0 (or 1); say so rather than round near it.
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return lo, hi
+
+
+@frozen
+class SimulationSummary:
+    """What a run of :func:`simulate` found; the same arguments give the same summary."""
+
+    players: int
+    games: int
+    seed: int
+    """Seed of the first game; game ``i`` (from 0) has seed ``seed + i``."""
+    strategy: str
+    wins: int
+    losses: int
+    mean_rounds: float
+    mean_locations: float
+    """Mean number of locations reached (the setup location counts as 1)."""
+    mean_decisions: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        """95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; with ``sort_keys`` the same summary always prints the same bytes."""
+        lo, hi = self.win_rate_ci95
+        return {
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "strategy": self.strategy,
+            "wins": self.wins,
+            "losses": self.losses,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [lo, hi],
+            "mean_rounds": self.mean_rounds,
+            "mean_locations": self.mean_locations,
+            "mean_decisions": self.mean_decisions,
+        }
+
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each game."""
+
+
+def simulate(
+    players: int,
+    games: int,
+    seed: int,
+    strategy: str = "random",
+    progress: Progress | None = None,
+    *,
+    db: CardDatabase | None = None,
+    pm: Any = None,
+) -> SimulationSummary:
+    """Play ``games`` games of ``players`` seats, every seat played by ``strategy``.
+
+    Game ``i`` (from 0) is ``GameConfig(players, seed=seed + i)`` with bots from
+    :func:`bots`; see the module docstring for why that makes each game reproducible alone.
+
+    :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
+        strategy, or a bot that chooses an illegal option.
+    """
+    if not 1 <= players <= 6:
+        raise DeathAngelError(f"players must be between 1 and 6, not {players}")
+    if games < 1:
+        raise DeathAngelError(f"games must be at least 1, not {games}")
+    factory = strategy_factory(strategy, pm)
+    if db is None:
+        db = default_database()
+    names = [strategy] * players
+    wins = losses = rounds = locations = decisions = 0
+    for i in range(games):
+        game_seed = seed + i
+        result = play_game(
+            GameConfig(players, seed=game_seed),
+            bots(factory, players, game_seed),
+            db=db,
+            names=names,
+        )
+        wins += result.outcome == "victory"
+        losses += result.outcome == "defeat"
+        rounds += result.rounds
+        locations += result.locations_reached
+        decisions += result.decisions
+        if progress is not None:
+            progress(i + 1, games)
+    return SimulationSummary(
+        players=players,
+        games=games,
+        seed=seed,
+        strategy=strategy,
+        wins=wins,
+        losses=losses,
+        mean_rounds=rounds / games,
+        mean_locations=locations / games,
+        mean_decisions=decisions / games,
+    )

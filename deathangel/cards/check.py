@@ -1,0 +1,489 @@
+"""What types alone cannot catch: each card's own numbers and choices, then everything that
+spans cards once all files are merged.
+
+The converter (:mod:`deathangel.cards.convert`) lets through a range of 7, a team with two Move
+cards or a location naming terrain no file defines. The checks here come in two stages,
+because they need different inputs:
+
+- a card's own checks (:data:`_CARD_CHECKS`, run by :func:`~deathangel.cards.load.read_file`
+  on each card as it is read) need nothing else, so they run while the raw TOML is at hand
+  and an error can still name the inner card (``action 'Block' (team 'green')``); they yield
+  ``(field path, problem)`` pairs, so the reader reports the first and counts the rest;
+- :func:`build_database` merges files, in order, and checks what needs the whole set: unique
+  names and initiatives, references between cards, and effect names, timings and parameters
+  against the effect catalogue. A reference may point into another file, even another
+  plugin's, so these wait until every file is read; they fail on the first problem, naming
+  both files when two cards clash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from attrs import frozen
+
+from deathangel.cards.catalogue import EffectCatalogue, Timing
+from deathangel.cards.convert import (
+    FieldPath,
+    Problem,
+    _describe,
+    _fail,
+    _hint,
+    _one_of,
+    _show_path,
+)
+from deathangel.cards.files import SUPPORT_TOKENS_KEY, CardFile
+from deathangel.cards.model import (
+    ACTION_KINDS,
+    ICONS,
+    TERRAIN_COLOURS,
+    BroodLord,
+    CardDatabase,
+    CombatTeam,
+    Effect,
+    Event,
+    GenestealerDeck,
+    Location,
+    SetupLocation,
+    Terrain,
+    TerrainPlacement,
+)
+
+_K = TypeVar("_K", str, int)
+
+MIN_RANGE: Final = 0
+MAX_RANGE: Final = 3
+"""Lowest and highest range a marine card may print."""
+
+_ACTION_TIMINGS: Final[frozenset[Timing]] = frozenset(
+    {
+        "support_after",
+        "move_activate_before",
+        "move_step",
+        "activation",
+        "move_activate_after",
+        "attack",
+        "defence",
+        "end_of_event",
+        "attack_after",
+    }
+)
+"""Timings an action card's effect may use; every other kind of card allows exactly one."""
+
+# -- one card's own checks -------------------------------------------------------------------------
+
+
+def _at_least(value: int, low: int, path: FieldPath, what: str) -> Iterator[Problem]:
+    if value < low:
+        yield path, f"{what} must be at least {low}, got {value}"
+
+
+def _check_deck(deck: GenestealerDeck) -> Iterator[Problem]:
+    for icon, count in deck.icons.items():
+        if icon not in ICONS:
+            yield (
+                ("icons", icon),
+                f"unknown icon {icon!r}{_hint(icon, ICONS)} "
+                + (f"(expected one of {_one_of(ICONS)})"),
+            )
+        yield from _at_least(count, 0, ("icons", icon), "a card count")
+
+
+def _check_team(team: CombatTeam) -> Iterator[Problem]:
+    if not team.marines:
+        yield ("marine",), "a team needs at least one marine ([[team.marine]])"
+    for i, marine in enumerate(team.marines):
+        if not MIN_RANGE <= marine.range <= MAX_RANGE:
+            yield (
+                ("marine", i, "range"),
+                f"range must be {MIN_RANGE} to {MAX_RANGE}, got {marine.range}",
+            )
+    for i, action in enumerate(team.actions):
+        yield from _at_least(action.initiative, 1, ("action", i, "initiative"), "initiative")
+    kinds = sorted((a.kind for a in team.actions), key=ACTION_KINDS.index)
+    if kinds != list(ACTION_KINDS):
+        found = ", ".join(kinds) or "none"
+        yield (
+            ("action",),
+            f"a team needs exactly {len(ACTION_KINDS)} action cards, one of each kind "
+            f"({_one_of(ACTION_KINDS)}); found {len(kinds)}: {found}",
+        )
+
+
+def _check_brood_lord(lord: BroodLord) -> Iterator[Problem]:
+    if not lord.icons:
+        yield ("icons",), "a Brood Lord needs at least one icon"
+    for i, icon in enumerate(lord.icons):
+        yield from _check_icon(icon, ("icons", i))
+
+
+def _check_icon(icon: str, path: FieldPath) -> Iterator[Problem]:
+    if icon not in ICONS:
+        yield path, f"unknown icon {icon!r}{_hint(icon, ICONS)} (expected one of {_one_of(ICONS)})"
+
+
+def _check_colour(colour: str, path: FieldPath) -> Iterator[Problem]:
+    if colour not in TERRAIN_COLOURS:
+        yield (
+            path,
+            f"unknown terrain colour {colour!r}{_hint(colour, TERRAIN_COLOURS)} "
+            f"(expected one of {_one_of(TERRAIN_COLOURS)})",
+        )
+
+
+def _check_terrain(card: Terrain) -> Iterator[Problem]:
+    yield from _check_colour(card.color, ("color",))
+    if card.activatable and card.effect is None:
+        yield ("effect",), "an activatable terrain card needs an effect"
+    if not card.activatable and card.effect is not None:
+        yield ("effect",), "a terrain card that is not activatable cannot have an effect"
+
+
+def _check_placements(placements: Sequence[TerrainPlacement]) -> Iterator[Problem]:
+    for i, placement in enumerate(placements):
+        yield from _at_least(placement.position, 1, ("terrain", i, "position"), "position")
+
+
+def _check_setup_location(loc: SetupLocation) -> Iterator[Problem]:
+    if not loc.players:
+        yield ("players",), "needs at least one player count"
+    for i, players in enumerate(loc.players):
+        yield from _at_least(players, 1, ("players", i), "a player count")
+    if len(set(loc.players)) != len(loc.players):
+        yield ("players",), "a player count is listed twice"
+    if set(loc.teams_per_player) != set(loc.players):
+        yield (
+            ("teams_per_player",),
+            f"keys must be exactly the player counts {sorted(loc.players)}, "
+            f"got {sorted(loc.teams_per_player)}",
+        )
+    for players, teams in loc.teams_per_player.items():
+        yield from _at_least(teams, 1, ("teams_per_player", str(players)), "teams per player")
+    for name in ("major_spawn", "minor_spawn", "blips_left", "blips_right"):
+        yield from _at_least(getattr(loc, name), 0, (name,), name.replace("_", " "))
+    if not loc.location_deck:
+        yield ("location_deck",), "needs at least one location deck"
+    yield from _check_placements(loc.terrain)
+
+
+def _check_location(loc: Location) -> Iterator[Problem]:
+    yield from _at_least(loc.blips_left, 0, ("blips_left",), "blips left")
+    yield from _at_least(loc.blips_right, 0, ("blips_right",), "blips right")
+    if loc.ability is not None and loc.effect is None:
+        yield ("effect",), f"a location with ability {loc.ability!r} needs an effect"
+    if loc.ability is None and loc.effect is not None:
+        yield (
+            ("ability",),
+            f"an effect needs an ability saying when it works (one of on_entering, "
+            f"control_panel); got none for effect {loc.effect.name!r}",
+        )
+    if loc.victory is not None and not loc.final:
+        yield ("victory",), "only a final location (final = true) can have a victory condition"
+    yield from _check_placements(loc.terrain)
+
+
+def _check_event(event: Event) -> Iterator[Problem]:
+    yield from _at_least(event.copies, 1, ("copies",), "copies")
+    for i, spawn in enumerate(event.spawns):
+        yield from _check_colour(spawn.color, ("spawns", i, "color"))
+    if event.move is not None:
+        yield from _check_icon(event.move.icon, ("move", "icon"))
+
+
+_CARD_CHECKS: Final[Mapping[str, Callable[[Any], Iterator[Problem]]]] = {
+    "team": _check_team,
+    "brood_lord": _check_brood_lord,
+    "terrain": _check_terrain,
+    "setup_location": _check_setup_location,
+    "location": _check_location,
+    "event": _check_event,
+}
+
+
+# -- merging and cross-card checks -------------------------------------------------------------
+
+
+@frozen
+class _Origin:
+    file: Path
+    label: str
+
+
+def _unique(seen: dict[_K, _Origin], key: _K, origin: _Origin, path: FieldPath, what: str) -> None:
+    first = seen.get(key)
+    if first is not None:
+        _fail(
+            origin.file,
+            origin.label,
+            path,
+            f"duplicate {what} {key!r}: already used by {first.label} in {_show_path(first.file)}",
+        )
+    seen[key] = origin
+
+
+def _check_effect(
+    effect: Effect,
+    catalogue: EffectCatalogue,
+    allowed: frozenset[str],
+    where: str,
+    origin: _Origin,
+    path: FieldPath,
+    names: Mapping[str, frozenset[str]],
+) -> None:
+    spec = catalogue.get(effect.name)
+    if spec is None:
+        _fail(
+            origin.file,
+            origin.label,
+            (*path, "name"),
+            f"unknown effect {effect.name!r}{_hint(effect.name, catalogue.names())}",
+        )
+    if spec.timing not in allowed:
+        _fail(
+            origin.file,
+            origin.label,
+            (*path, "name"),
+            f"effect {effect.name!r} works at {spec.timing!r}, which {where} cannot use "
+            f"(allowed: {_one_of(sorted(allowed))})",
+        )
+    missing = [p for p in spec.params if p not in effect.params]
+    if missing:
+        _fail(
+            origin.file,
+            origin.label,
+            (*path, missing[0]),
+            f"effect {effect.name!r} requires parameter {missing[0]!r} ({spec.params[missing[0]]})",
+        )
+    for key, value in effect.params.items():
+        kind = spec.params.get(key)
+        if kind is None:
+            expected = _one_of(spec.params) or "none"
+            _fail(
+                origin.file,
+                origin.label,
+                (*path, key),
+                f"effect {effect.name!r} has no parameter {key!r}{_hint(key, spec.params)} "
+                f"(its parameters: {expected})",
+            )
+        problem = _param_problem(kind, value, names)
+        if problem:
+            _fail(origin.file, origin.label, (*path, key), problem)
+
+
+def _param_problem(kind: str, value: object, names: Mapping[str, frozenset[str]]) -> str | None:
+    """What is wrong with a parameter value of that kind, or ``None``."""
+
+    def is_int(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if kind == "int":
+        return None if is_int(value) else f"expected an integer, got {_describe(value)}"
+    if kind == "bool":
+        return (
+            None if isinstance(value, bool) else f"expected true or false, got {_describe(value)}"
+        )
+    if kind == "int_list":
+        if isinstance(value, list) and all(is_int(v) for v in value):
+            return None
+        return f"expected an array of integers, got {_describe(value)}"
+    if not isinstance(value, str):
+        return f"expected a string ({kind}), got {_describe(value)}"
+    choices: Sequence[str]
+    if kind == "str":
+        return None
+    if kind in ("marine", "terrain"):
+        choices = sorted(names[kind])
+        if value in names[kind]:
+            return None
+        return f"no {kind} named {value!r}{_hint(value, choices)}"
+    if kind == "colour":
+        choices = TERRAIN_COLOURS
+    elif kind == "icon":
+        choices = ICONS
+    elif kind == "side":
+        choices = ("left", "right")
+    else:  # a kind a newer catalogue declares and this loader does not know
+        return f"parameter kind {kind!r} is not supported by this loader"
+    if value in choices:
+        return None
+    return f"expected one of {_one_of(choices)}, got {_describe(value)}{_hint(value, choices)}"
+
+
+def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> CardDatabase:
+    """Merge files, in order, into one database and check everything that spans cards.
+
+    Merging simply concatenates each kind (a plugin adds cards, it does not replace them);
+    genestealer counts add up; ``support_tokens`` may be set once (default 12).
+    """
+    teams: list[tuple[CombatTeam, _Origin]] = []
+    lords: list[tuple[BroodLord, _Origin]] = []
+    terrain: list[tuple[Terrain, _Origin]] = []
+    setups: list[tuple[SetupLocation, _Origin]] = []
+    locations: list[tuple[Location, _Origin]] = []
+    events: list[tuple[Event, _Origin]] = []
+    icons: dict[str, int] = {}
+    support_tokens: tuple[int, Path] | None = None
+
+    def named(noun: str, name: str, file: Path) -> _Origin:
+        return _Origin(file, f"{noun} {name!r}")
+
+    for cf in files:
+        teams += [(t, named("team", t.color, cf.path)) for t in cf.teams]
+        lords += [(b, named("brood lord", b.name, cf.path)) for b in cf.brood_lords]
+        terrain += [(t, named("terrain", t.name, cf.path)) for t in cf.terrain]
+        setups += [(s, named("setup location", s.name, cf.path)) for s in cf.setup_locations]
+        locations += [(loc, named("location", loc.name, cf.path)) for loc in cf.locations]
+        events += [(e, named("event", e.name, cf.path)) for e in cf.events]
+        if cf.genestealers is not None:
+            for icon, count in cf.genestealers.icons.items():
+                icons[icon] = icons.get(icon, 0) + count
+        if cf.support_tokens is not None:
+            if support_tokens is not None:
+                _fail(
+                    cf.path,
+                    None,
+                    (SUPPORT_TOKENS_KEY,),
+                    f"already set to {support_tokens[0]} in {_show_path(support_tokens[1])}; "
+                    "set it in one file only",
+                )
+            support_tokens = (cf.support_tokens, cf.path)
+
+    # -- names: unique per kind (locations and setup locations share one namespace)
+    team_names: dict[str, _Origin] = {}
+    marine_names: dict[str, _Origin] = {}
+    action_names: dict[str, _Origin] = {}
+    initiatives: dict[int, _Origin] = {}
+    for team, origin in teams:
+        _unique(team_names, team.color, origin, ("color",), "team colour")
+        for m in team.marines:
+            inner = _Origin(origin.file, f"marine {m.name!r} ({origin.label})")
+            _unique(marine_names, m.name, inner, ("name",), "marine name")
+        for a in team.actions:
+            inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
+            _unique(action_names, a.name, inner, ("name",), "action card name")
+            _unique(initiatives, a.initiative, inner, ("initiative",), "initiative")
+    lord_names: dict[str, _Origin] = {}
+    for lord, origin in lords:
+        _unique(lord_names, lord.name, origin, ("name",), "Brood Lord name")
+    terrain_names: dict[str, _Origin] = {}
+    for card, origin in terrain:
+        _unique(terrain_names, card.name, origin, ("name",), "terrain name")
+    location_names: dict[str, _Origin] = {}
+    player_counts: dict[int, _Origin] = {}
+    for setup, origin in setups:
+        _unique(location_names, setup.name, origin, ("name",), "location name")
+        for i, players in enumerate(setup.players):
+            _unique(player_counts, players, origin, ("players", i), "player count")
+    for loc, origin in locations:
+        _unique(location_names, loc.name, origin, ("name",), "location name")
+
+    # -- references
+    names = {"marine": frozenset(marine_names), "terrain": frozenset(terrain_names)}
+    colours_in_play = {card.color for card, _ in terrain}
+    decks = {loc.deck for loc, _ in locations}
+    for setup, origin in setups:
+        _check_refs(setup.terrain, names["terrain"], origin)
+        for i, deck in enumerate(setup.location_deck):
+            if deck not in decks:
+                _fail(
+                    origin.file,
+                    origin.label,
+                    ("location_deck", i),
+                    f"no location belongs to deck {deck!r}{_hint(deck, decks)} "
+                    f"(decks: {_one_of(sorted(decks)) or 'none'})",
+                )
+    for loc, origin in locations:
+        _check_refs(loc.terrain, names["terrain"], origin)
+    for event, origin in events:
+        for i, spawn in enumerate(event.spawns):
+            if spawn.color not in colours_in_play:
+                _fail(
+                    origin.file,
+                    origin.label,
+                    ("spawns", i, "color"),
+                    f"no terrain card has colour {spawn.color!r}, so nothing could spawn "
+                    f"(terrain colours: {_one_of(sorted(colours_in_play)) or 'none'})",
+                )
+
+    # -- effects
+    for team, origin in teams:
+        for a in team.actions:
+            if a.effect is not None:
+                inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
+                _check_effect(
+                    a.effect,
+                    catalogue,
+                    _ACTION_TIMINGS,
+                    "an action card",
+                    inner,
+                    ("effect",),
+                    names,
+                )
+    for card, origin in terrain:
+        if card.effect is not None:
+            _check_effect(
+                card.effect,
+                catalogue,
+                frozenset({"terrain"}),
+                "a terrain card",
+                origin,
+                ("effect",),
+                names,
+            )
+    for loc, origin in locations:
+        if loc.effect is not None and loc.ability is not None:
+            _check_effect(
+                loc.effect,
+                catalogue,
+                frozenset({loc.ability}),
+                f"a location with ability {loc.ability!r}",
+                origin,
+                ("effect",),
+                names,
+            )
+        if loc.victory is not None:
+            _check_effect(
+                loc.victory,
+                catalogue,
+                frozenset({"victory"}),
+                "a victory condition",
+                origin,
+                ("victory",),
+                names,
+            )
+    for event, origin in events:
+        _check_effect(
+            event.effect,
+            catalogue,
+            frozenset({"event"}),
+            "an event card",
+            origin,
+            ("effect",),
+            names,
+        )
+
+    return CardDatabase(
+        teams=tuple(t for t, _ in teams),
+        genestealers=GenestealerDeck(icons=icons),
+        brood_lords=tuple(b for b, _ in lords),
+        terrain=tuple(t for t, _ in terrain),
+        setup_locations=tuple(s for s, _ in setups),
+        locations=tuple(loc for loc, _ in locations),
+        events=tuple(e for e, _ in events),
+        support_tokens=12 if support_tokens is None else support_tokens[0],
+    )
+
+
+def _check_refs(
+    placements: Sequence[TerrainPlacement], terrain: frozenset[str], origin: _Origin
+) -> None:
+    for i, placement in enumerate(placements):
+        if placement.terrain not in terrain:
+            _fail(
+                origin.file,
+                origin.label,
+                ("terrain", i, "terrain"),
+                f"no terrain card named {placement.terrain!r}{_hint(placement.terrain, terrain)}",
+            )

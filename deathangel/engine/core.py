@@ -1,0 +1,358 @@
+"""The engine's shared primitives: what every phase and every card ability uses.
+
+:class:`EngineBase` holds one game's state, card tables, random streams, die, abilities and
+log, and the atomic pieces of the rules that several phases need: asking a decision, rolling
+(with support rerolls), slaying a genestealer, killing a marine and closing the formation,
+drawing from the decks, spawning, and checking for the end of the game after each atomic
+effect (RULES §9, §11, §12). The phases (:mod:`deathangel.engine.phases`) build on it and
+:class:`deathangel.engine.rounds.Engine` puts the round together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+import deathangel.engine.decisions as d
+from deathangel.cards.model import Event, SpawnBox
+from deathangel.engine.abilities import Abilities
+from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Flow, Option
+from deathangel.engine.formation import remove_row
+from deathangel.engine.randomness import Die, Roll, Streams
+from deathangel.engine.state import LEFT, RIGHT, SIDES, CardTable, GameState, MarineState, Position
+
+
+class GameOver(Exception):
+    """Raised by the atomic effect that ends the game; ``state.outcome`` says how."""
+
+
+class EngineBase:
+    """One game's state and randomness, with the rules' atomic pieces."""
+
+    def __init__(
+        self,
+        state: GameState,
+        table: CardTable,
+        streams: Streams,
+        die: Die,
+        abilities: Abilities[Any],
+        log: list[str] | None = None,
+    ) -> None:
+        self.state = state
+        self.table = table
+        self.streams = streams
+        self.die = die
+        # Typed loosely: card abilities are written against the full Engine, which is
+        # assembled above this module (an exact type here would be an import circle).
+        self.abilities = abilities
+        self.log = log
+        """What happened, one line per event, every roll with its reason; ``None`` = off."""
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def ask(
+        self, seat: int, kind: str, options: Sequence[Option], prompt: str = ""
+    ) -> Generator[Decision, Option, Option]:
+        """Yield a decision, or answer it at once when only one option exists (§14.3)."""
+        if len(options) == 1:
+            return options[0]
+        choice = yield Decision(seat, kind, tuple(options), prompt)
+        return choice
+
+    def marine(self, name: str) -> MarineState:
+        """The living marine of that name."""
+        for pos in self.state.formation:
+            if pos.marine.name == name:
+                return pos.marine
+        raise ValueError(f"marine {name!r} is not in the formation")
+
+    def note(self, line: str) -> None:
+        """Add a line to the log when logging is on (off on the fast path)."""
+        if self.log is not None:
+            self.log.append(line)
+
+    def event_card(self) -> Event | None:
+        """The Event card being resolved, if any."""
+        return None if self.state.event is None else self.table.events[self.state.event]
+
+    def update_current_player(self) -> None:
+        """The current player revealed the lowest initiative among teams still in play (§2)."""
+        st = self.state
+        for _, team, _ in st.revealed:
+            if team not in st.eliminated:
+                st.current_seat = st.team_seat[team]
+                return
+
+    # -- marines dying (§9) -------------------------------------------------------------------
+
+    def kill_marine(self, name: str, why: str) -> None:
+        """Slay a marine: tokens to the supply, the formation closes up, teams may fall (§9).
+
+        Ends the game when it was the last marine — unless clearing the final location was
+        met by the same effect, which is a victory (§11).
+        """
+        st = self.state
+        row = st.marine_row(name)
+        marine, leftover = remove_row(st, row)
+        self.spread_protection()
+        st.supply += marine.tokens
+        marine.tokens = 0
+        st.slain.append(name)
+        self.note(f"{name} is slain ({why})")
+        remaining = 0
+        if leftover is not None:
+            # The last row is gone. Its cards must be somewhere (§12): the genestealers go to
+            # the discard, tokens home. They were still in the formation when he fell, so they
+            # still count against clearing the final location below.
+            engaged = leftover.swarms[LEFT] + leftover.swarms[RIGHT]
+            remaining = len(engaged)
+            self.discard_genestealers(engaged, slain=False)
+            st.supply += sum(t.tokens for side in leftover.terrain for t in side)
+        if not any(p.marine.team == marine.team for p in st.formation):
+            st.eliminated.add(marine.team)
+            self.note(f"the {marine.team} combat team is eliminated")
+        if not any(st.team_seat[p.marine.team] == st.current_seat for p in st.formation):
+            self.update_current_player()
+        self.check_end(remaining)
+
+    # -- shared pieces: rolls, slaying, decks -------------------------------------------------
+
+    def roll_with_rerolls(
+        self, name: str, reason: str, may_reroll: bool, modifier: int = 0
+    ) -> Generator[Decision, Option, Roll]:
+        """Roll for a marine's attack or defence; while he has tokens and faces the swarm,
+        his controller may spend one to roll again (§6.4)."""
+        marine = self.marine(name)
+        faces = [self.die.roll()]
+        if may_reroll and marine.tokens:
+            seat = self.state.team_seat[marine.team]
+            options = (REROLL_OPTION, KEEP_OPTION)
+            while marine.tokens:
+                choice = yield Decision(seat, d.REROLL, options, f"{reason}: rolled {faces[-1]}")
+                if choice.verb != "reroll":
+                    break
+                marine.tokens -= 1
+                self.state.supply += 1
+                faces.append(self.die.roll())
+        roll = Roll(tuple(faces), reason, modifier)
+        if self.log is not None:
+            self.log.append(str(roll))
+        return roll
+
+    def roll_plain(self, reason: str) -> Roll:
+        """A roll that is neither attack nor defence: support can never reroll it (§6.4)."""
+        roll = Roll((self.die.roll(),), reason)
+        if self.log is not None:
+            self.log.append(str(roll))
+        return roll
+
+    def slay_one(
+        self,
+        pos: Position,
+        side: int,
+        seat: int,
+        *,
+        by: str | None = None,
+        among: Sequence[int] | None = None,
+    ) -> Generator[Decision, Option, int | None]:
+        """Slay one genestealer of the swarm at ``pos``/``side`` (only from ``among`` if
+        given), the player of ``seat`` choosing among cards that differ; Brood Lords only once
+        no normal one is left (§14.2, §14.3). A protected swarm loses nothing. Returns the
+        card slain, or ``None``. ``by`` names the marine who slew it, if one did."""
+        swarm = pos.swarms[side]
+        if not swarm or self.is_protected(swarm):
+            return None
+        candidates = list(among) if among is not None else swarm
+        normal = [c for c in candidates if not self.table.is_brood_lord(c)]
+        if normal:
+            candidates = normal
+        if not candidates:
+            return None
+        card = candidates[0]
+        if len(candidates) > 1:
+            distinct = self.table.distinct(candidates)
+            if len(distinct) > 1:
+                labels = self.table.gs_labels
+                options = [Option("slay", (labels[c],)) for c in distinct]
+                choice = yield from self.ask(seat, d.SLAY, options, "choose the genestealer slain")
+                card = self.table.gs_by_label[str(choice.args[0])]
+        swarm.remove(card)
+        self.note(f"{self.table.gs_labels[card]} is slain")
+        self.discard_genestealers([card])
+        yield from self.abilities.genestealer_slain(self, card, by)
+        self.check_end()
+        return card
+
+    def spread_protection(self) -> None:
+        """A Power Field covers every card that has joined its swarm (FAQ): after anything
+        that can merge swarms, mark every card sharing a swarm with a protected one."""
+        protected = self.state.protected
+        if not protected:
+            return
+        for pos in self.state.formation:
+            for swarm in pos.swarms:
+                if swarm and any(c in protected for c in swarm):
+                    protected.update(swarm)
+
+    def is_protected(self, swarm: Sequence[int]) -> bool:
+        """Whether a swarm is under a Power Field: protection covers the whole swarm it has
+        merged into (FAQ), so one protected card protects its swarm."""
+        protected = self.state.protected
+        return bool(protected) and any(c in protected for c in swarm)
+
+    def is_alive(self, name: str) -> bool:
+        """Whether that marine is in the formation."""
+        return any(p.marine.name == name for p in self.state.formation)
+
+    def discard_genestealers(self, cards: Sequence[int], *, slain: bool = True) -> None:
+        """Slain or discarded genestealers go to the discard pile; Brood Lords leave play,
+        counted as slain unless they merely left with a fallen last marine."""
+        st = self.state
+        for card in cards:
+            st.protected.discard(card)
+            if not self.table.is_brood_lord(card):
+                st.gs_discard.append(card)
+            elif slain:
+                st.lords_slain.append(card)
+
+    def draw_genestealer(self) -> int | None:
+        """Top Genestealer card, reshuffling the discard when the deck is empty (§12)."""
+        st = self.state
+        if not st.gs_deck:
+            if not st.gs_discard:
+                return None
+            st.gs_deck = st.gs_discard
+            st.gs_discard = []
+            self.streams.shuffle("genestealers", st.gs_deck)
+            self.note("the Genestealer discard pile is shuffled into a new deck")
+        return st.gs_deck.pop()
+
+    def fill_blips(self, left: int, right: int) -> Flow:
+        """Fill the blip piles to these sizes, left first; when deck and discard together
+        run short, as equally as possible, the current player placing an odd card (§12)."""
+        st = self.state
+        available = len(st.gs_deck) + len(st.gs_discard)
+        want = [max(0, left - len(st.blips[LEFT])), max(0, right - len(st.blips[RIGHT]))]
+        if available < want[0] + want[1]:
+            half = available // 2
+            share = [min(want[0], half), min(want[1], half)]
+            spare = available - share[0] - share[1]
+            if spare == 1 and share[0] < want[0] and share[1] < want[1]:
+                choice = yield from self.ask(
+                    st.current_seat,
+                    d.BLIP_SPLIT,
+                    [Option("pile", ("left",)), Option("pile", ("right",))],
+                    "the Genestealer deck is short: which blip pile takes the odd card?",
+                )
+                share[SIDES.index(str(choice.args[0]))] += 1
+            else:
+                for side in (LEFT, RIGHT):
+                    extra = min(spare, want[side] - share[side])
+                    share[side] += extra
+                    spare -= extra
+            want = share
+            self.note(f"blip piles short: {want[0]} left, {want[1]} right")
+        for side in (LEFT, RIGHT):
+            for _ in range(want[side]):
+                card = self.draw_genestealer()
+                if card is None:
+                    break
+                st.blips[side].append(card)
+
+    def draw_event(self) -> int:
+        """Top Event card, reshuffling the discard pile into a new deck when empty (§12)."""
+        st = self.state
+        if not st.event_deck:
+            st.event_deck = st.event_discard
+            st.event_discard = []
+            self.streams.shuffle("events", st.event_deck)
+            self.note("the Event discard pile is shuffled into a new deck")
+        st.event = st.event_deck.pop()
+        return st.event
+
+    def spawn_box(self, box: SpawnBox) -> Flow:
+        """Every terrain of the box's colour spawns from the blip pile on its side (§8.2)."""
+        st = self.state
+        assert st.setup_location is not None
+        count = (
+            st.setup_location.major_spawn if box.size == "major" else st.setup_location.minor_spawn
+        )
+        terrain = self.table.terrain
+        for side in (LEFT, RIGHT):
+            spots = [
+                (row, t.name)
+                for row, pos in enumerate(st.formation)
+                for t in pos.terrain[side]
+                if terrain[t.name].color == box.color
+            ]
+            if not spots:
+                continue
+            pile = st.blips[side]
+            while spots and pile:
+                if len(pile) < count * len(spots) and len({r for r, _ in spots}) > 1:
+                    # Shortage: the current player picks which terrain draws next (FAQ).
+                    options = [
+                        Option("terrain", (name, row + 1, SIDES[side])) for row, name in spots
+                    ]
+                    choice = yield from self.ask(
+                        st.current_seat,
+                        d.SPAWN_ORDER,
+                        options,
+                        f"{box.color} spawn: the {SIDES[side]} blip pile has {len(pile)} card(s)",
+                    )
+                    index = options.index(choice)
+                else:
+                    index = 0
+                row, name = spots.pop(index)
+                n = self.abilities.spawn_limit(self, name, min(count, len(pile)))
+                self.spawn(row, side, n)
+
+    def spawn(self, row: int, side: int, count: int) -> int:
+        """Move up to ``count`` cards from the blip pile on ``side`` into the swarm at
+        (row, side), one by one; an empty pile spawns nothing. Returns how many came."""
+        pile = self.state.blips[side]
+        swarm = self.state.formation[row].swarms[side]
+        n = min(count, len(pile))
+        for _ in range(n):
+            swarm.append(pile.pop())
+        if n and self.state.protected:
+            self.spread_protection()
+        if n:
+            self.note(f"{n} genestealer(s) spawn {SIDES[side]} of position {row + 1}")
+        return n
+
+    # -- game end (§11) and cleanup -----------------------------------------------------------
+
+    def check_end(self, engaged_with_fallen: int = 0) -> None:
+        """Raise :class:`GameOver` if the game has just been won or lost.
+
+        Victory is checked first, so an effect that both meets victory and slays the last
+        marine is a win (§11). ``engaged_with_fallen`` counts genestealers that were engaged
+        with a last marine who just fell: they never left the formation.
+        """
+        st = self.state
+        if st.outcome is not None:
+            raise GameOver
+        if st.location is not None and not st.location_deck:
+            location = self.table.locations[st.location]
+            if location.final and (
+                (
+                    not st.blips[LEFT]
+                    and not st.blips[RIGHT]
+                    and st.genestealers_in_formation() + engaged_with_fallen == 0
+                )
+                or self.abilities.extra_victory(self, location)
+            ):
+                st.outcome = "victory"
+                self.note("VICTORY: the marines have won")
+                raise GameOver
+        if not st.formation:
+            st.outcome = "defeat"
+            self.note("DEFEAT: every marine is slain")
+            raise GameOver
+
+    def declare_victory(self, why: str) -> None:
+        """End the game in victory now (a final location's own condition was met)."""
+        self.state.outcome = "victory"
+        self.note(f"VICTORY: {why}")
+        raise GameOver

@@ -1,0 +1,75 @@
+"""Genestealer Attack (RULES §7): each swarm attacks once, top row first, left before right."""
+
+from __future__ import annotations
+
+from deathangel.engine.abilities import COUNTER, MISS, SLAIN
+from deathangel.engine.core import EngineBase
+from deathangel.engine.decisions import Flow
+from deathangel.engine.state import LEFT, RIGHT, SIDES
+
+
+class GenestealerAttack(EngineBase):
+    """The Genestealer Attack phase."""
+
+    # -- Genestealer Attack (§7) --------------------------------------------------------------
+
+    def genestealer_attack(self, *, resume: bool = False) -> Flow:
+        """Each swarm attacks once, top row first, left before right.
+
+        A swarm is the not-yet-attacked cards at a row and side: after a shift, cards that have
+        attacked stay apart from those that have not (``state.attacked``) until the phase ends.
+        A protected swarm (Power Field) does not attack. ``resume`` carries on a phase part-way
+        (``state.attacked`` already holds the cards that have attacked), as the odds search does.
+        """
+        st = self.state
+        attacked = st.attacked
+        if not resume:
+            attacked.clear()
+        while True:
+            found = None
+            for row, pos in enumerate(st.formation):
+                for side in (LEFT, RIGHT):
+                    swarm = pos.swarms[side]
+                    if swarm and not self.is_protected(swarm):
+                        group = [c for c in swarm if c not in attacked]
+                        if group:
+                            found = (row, side, group)
+                            break
+                if found:
+                    break
+            if found is None:
+                break
+            row, side, group = found
+            attacked.update(group)
+            yield from self.swarm_attacks(row, side, group)
+        attacked.clear()
+
+    def swarm_attacks(self, row: int, side: int, group: list[int]) -> Flow:
+        """One swarm attacks the marine at its row: slain if value ≤ its size (§7).
+
+        Defence abilities may turn the verdict into a miss, or a counter-attack: one attacker
+        is slain and, while any is left, the swarm attacks again with a new roll.
+        """
+        st = self.state
+        pos = st.formation[row]
+        marine = pos.marine
+        seat = st.team_seat[marine.team]
+        while group:
+            lords = sum(1 for c in group if self.table.is_brood_lord(c))
+            roll = yield from self.roll_with_rerolls(
+                marine.name,
+                f"{len(group)} genestealer(s) on the {SIDES[side]} attack {marine.name}",
+                marine.facing == side,
+                modifier=-lords,
+            )
+            verdict = SLAIN if roll.value <= len(group) else MISS
+            verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
+            if verdict == SLAIN:
+                self.kill_marine(marine.name, "slain by genestealers")
+                return
+            if verdict != COUNTER:
+                return
+            card = yield from self.slay_one(pos, side, seat, by=marine.name, among=group)
+            if card is None:
+                return
+            group.remove(card)

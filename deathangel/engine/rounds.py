@@ -1,0 +1,115 @@
+"""The phase engine: the rules of RULES.md §3–§12 as one generator that asks for decisions.
+
+:meth:`Engine.run` is written out in the order of the rulebook: setup, then rounds of
+Choose Actions → Resolve Actions → Genestealer Attack → Event, each followed by the travel
+check. Wherever a player must choose, the generator yields a :class:`Decision` and receives
+the chosen :class:`Option`; :mod:`deathangel.engine.game` drives it and checks legality. Game end
+raises :class:`GameOver` from the atomic effect that caused it, so nothing after it runs
+(RULES §11). Card abilities attach through :mod:`deathangel.engine.abilities`.
+
+The generator can start at setup or at the start of any round (the state says which), which
+is what makes round-start clones and scenario files cheap.
+"""
+
+from __future__ import annotations
+
+from deathangel.engine.core import EngineBase, GameOver
+from deathangel.engine.decisions import Flow
+from deathangel.engine.formation import place_terrain
+from deathangel.engine.phases.choose import ChooseActions
+from deathangel.engine.phases.event import EventPhase
+from deathangel.engine.phases.genestealer_attack import GenestealerAttack
+from deathangel.engine.phases.resolve import ResolveActions
+from deathangel.engine.phases.travel import Travel
+from deathangel.engine.state import PHASES
+
+
+class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Travel, EngineBase):
+    """Applies the rules to one :class:`GameState` with one set of random streams: the round
+    written out in :meth:`run`, each phase in its own module, the shared pieces in
+    :class:`~deathangel.engine.core.EngineBase`."""
+
+    # -- the game, in rulebook order ---------------------------------------------------------
+
+    def run(self, at_round_start: object = None) -> Flow:
+        """Play from the state's phase to the end of the game.
+
+        The state's ``phase`` says where to begin: ``setup``, ``round_start`` (a new round),
+        or one of :data:`PHASES` (that phase of the current round, as a scenario file sets
+        up). ``at_round_start`` is called (with no arguments) each time a round is about to
+        begin: the point where a state copy plus a new generator make a full clone.
+        """
+        st = self.state
+        try:
+            if st.phase == "setup":
+                yield from self.setup()
+                st.phase = "round_start"
+            start = PHASES.index(st.phase) if st.phase in PHASES else 0
+            while True:
+                if start == 0:
+                    if at_round_start is not None:
+                        at_round_start()  # type: ignore[operator]
+                    st.round += 1
+                    self.note(f"— round {st.round} —")
+                for phase in PHASES[start:]:
+                    st.phase = phase
+                    if phase == "choose_actions":
+                        # Choose Actions (RULES §5): every active team picks a card face down.
+                        yield from self.choose_actions()
+                    elif phase == "resolve_actions":
+                        # Resolve Actions (§6): revealed cards in ascending initiative.
+                        yield from self.resolve_actions()
+                    elif phase == "genestealer_attack":
+                        # Genestealer Attack (§7): top row first, left before right.
+                        yield from self.genestealer_attack()
+                    else:
+                        # Event (§8): ability, spawn boxes, move box, end-of-Event abilities.
+                        yield from self.event_phase()
+                    # The travel check closes every phase (§4).
+                    yield from self.end_of_phase()
+                # Round cleanup: effects "this round" expire.
+                self.end_round()
+                st.phase = "round_start"
+                start = 0
+        except GameOver:
+            return
+
+    def setup(self) -> Flow:
+        """RULES §3 steps 1–8 (teams and the deal were fixed by the game's config)."""
+        st = self.state
+        # 1. Shuffle the Genestealer and Event decks; Brood Lords stay aside.
+        st.gs_deck = list(range(self.table.deck_size))
+        self.streams.shuffle("genestealers", st.gs_deck)
+        st.event_deck = list(range(len(self.table.events)))
+        self.streams.shuffle("events", st.event_deck)
+        # 2-3. The setup location was chosen with the config; build the location deck.
+        assert st.setup_location is not None
+        recipe = st.setup_location.location_deck
+        chosen = []
+        for deck in recipe:
+            candidates = [i for i, loc in enumerate(self.table.locations) if loc.deck == deck]
+            chosen.append(self.streams.choice("locations", candidates))
+        st.location_deck = chosen[::-1]  # top card last
+        # 4-6. Teams, the formation and the supply were dealt by the config (game.new_state).
+        # 7. Terrain, then blip piles (left first).
+        place_terrain(st, st.setup_location.terrain)
+        yield from self.fill_blips(st.setup_location.blips_left, st.setup_location.blips_right)
+        # 8. The first Event: only its spawn boxes, then discard it.
+        st.phase = "setup_event"
+        event_id = self.draw_event()
+        event = self.table.events[event_id]
+        self.note(f"setup event: {event.name} (spawn boxes only)")
+        for box in event.spawns:
+            yield from self.spawn_box(box)
+        st.event_discard.append(event_id)
+        st.event = None
+        self.check_end()
+
+    def end_round(self) -> None:
+        st = self.state
+        st.protected.clear()
+        st.activated.clear()
+        st.chosen = {}
+        st.effects = st.next_effects
+        st.next_effects = []
+        self.abilities.end_round(self)

@@ -1,0 +1,357 @@
+"""The state of one game: plain mutable data, cheap to copy, with no rules in it.
+
+Cards in play are small ints indexing the tables of :class:`CardTable` (built once per card
+database), because search bots copy states thousands of times a second: a copy here is a few
+list copies, not a deep copy of objects. The rules that change a state live in
+:mod:`deathangel.engine.rounds` and :mod:`deathangel.engine.formation`.
+
+Conventions: side 0 is left, 1 is right; a marine's ``facing`` is the side he faces. Rows are
+0-based here (``formation[0]`` is position 1, the top). Deck lists keep their top card last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from deathangel.cards.model import CardDatabase, Event, Location, SetupLocation
+
+LEFT = 0
+RIGHT = 1
+SIDES = ("left", "right")
+
+PHASES = ("choose_actions", "resolve_actions", "genestealer_attack", "event")
+"""The four phases of a round, in order (RULES §4)."""
+
+GenestealerId = int
+"""Index into :attr:`CardTable.gs_labels`; deck cards first, then Brood Lords."""
+EventId = int
+"""Index into :attr:`CardTable.events` (one entry per physical copy)."""
+LocationId = int
+"""Index into :attr:`CardTable.locations`."""
+
+
+class CardTable:
+    """Lookup tables built once from a card database, shared by every state of a game."""
+
+    def __init__(self, db: CardDatabase) -> None:
+        self.db = db
+        labels: list[str] = []
+        icons: list[frozenset[str]] = []
+        for icon, count in db.genestealers.icons.items():
+            for k in range(1, count + 1):
+                labels.append(f"{icon}-{k}")
+                icons.append(frozenset((icon,)))
+        self.deck_size = len(labels)
+        """Genestealer ids below this are deck cards; the rest are Brood Lords."""
+        for lord in db.brood_lords:
+            labels.append(lord.name)
+            icons.append(frozenset(lord.icons))
+        self.gs_labels: tuple[str, ...] = tuple(labels)
+        self.gs_icons: tuple[frozenset[str], ...] = tuple(icons)
+        self.gs_by_label = {label: i for i, label in enumerate(labels)}
+        self.events: tuple[Event, ...] = tuple(e for e in db.events for _ in range(e.copies))
+        self.locations: tuple[Location, ...] = db.locations
+        self.location_by_name = {loc.name: i for i, loc in enumerate(db.locations)}
+        self.terrain = {t.name: t for t in db.terrain}
+        self.marines = {m.name: (team.color, m) for team in db.teams for m in team.marines}
+        self.actions = {a.name: (team.color, a) for team in db.teams for a in team.actions}
+
+    def is_brood_lord(self, card: GenestealerId) -> bool:
+        """Brood Lords sit after the deck cards in the id space."""
+        return card >= self.deck_size
+
+    def distinct(self, cards: Iterable[GenestealerId]) -> list[GenestealerId]:
+        """One card per set of icons, first seen first: cards with the same icons are alike
+        to every rule, so a player is only asked to choose between these (RULES §14.3)."""
+        seen: dict[frozenset[str], GenestealerId] = {}
+        for card in cards:
+            seen.setdefault(self.gs_icons[card], card)
+        return list(seen.values())
+
+
+class MarineState:
+    """A marine in the formation."""
+
+    __slots__ = ("facing", "name", "range", "team", "tokens")
+
+    def __init__(self, name: str, team: str, range_: int, facing: int, tokens: int = 0) -> None:
+        self.name = name
+        self.team = team
+        self.range = range_
+        self.facing = facing
+        self.tokens = tokens
+
+    def copy(self) -> MarineState:
+        return MarineState(self.name, self.team, self.range, self.facing, self.tokens)
+
+    def __repr__(self) -> str:
+        return f"MarineState({self.name!r}, facing={SIDES[self.facing]}, tokens={self.tokens})"
+
+
+class TerrainState:
+    """A terrain card beside the formation, with the support tokens on it (Door)."""
+
+    __slots__ = ("name", "tokens")
+
+    def __init__(self, name: str, tokens: int = 0) -> None:
+        self.name = name
+        self.tokens = tokens
+
+    def copy(self) -> TerrainState:
+        return TerrainState(self.name, self.tokens)
+
+    def __repr__(self) -> str:
+        return f"TerrainState({self.name!r}, tokens={self.tokens})"
+
+
+class Position:
+    """One row of the formation: a marine and what is on either side of him.
+
+    Swarms and terrain belong to the row, not the marine: a swap exchanges marines only.
+    ``swarms[side]`` is one list of genestealer ids: genestealers at one row and side are one
+    swarm (RULES §14.17); the attack phase tells groups apart with :attr:`GameState.attacked`.
+    """
+
+    __slots__ = ("marine", "swarms", "terrain")
+
+    def __init__(
+        self,
+        marine: MarineState,
+        swarms: list[list[GenestealerId]] | None = None,
+        terrain: list[list[TerrainState]] | None = None,
+    ) -> None:
+        self.marine = marine
+        self.swarms = swarms if swarms is not None else [[], []]
+        self.terrain = terrain if terrain is not None else [[], []]
+
+    def to_dict(self, table: CardTable, row: int) -> dict[str, Any]:
+        """This row as public data (everything beside the formation is face up)."""
+        gs = table.gs_labels
+        marine = self.marine
+        return {
+            "position": row + 1,
+            "marine": marine.name,
+            "team": marine.team,
+            "range": marine.range,
+            "facing": SIDES[marine.facing],
+            "tokens": marine.tokens,
+            "swarms": {SIDES[s]: [gs[c] for c in self.swarms[s]] for s in (0, 1)},
+            "terrain": {SIDES[s]: [[t.name, t.tokens] for t in self.terrain[s]] for s in (0, 1)},
+        }
+
+    def copy(self) -> Position:
+        return Position(
+            self.marine.copy(),
+            [self.swarms[0][:], self.swarms[1][:]],
+            [[t.copy() for t in self.terrain[0]], [t.copy() for t in self.terrain[1]]],
+        )
+
+    def __repr__(self) -> str:
+        return f"Position({self.marine!r}, swarms={self.swarms}, terrain={self.terrain})"
+
+
+class GameState:
+    """Everything that changes during a game. Hidden information is here too; what a seat may
+    see is cut out by :mod:`deathangel.engine.observation`."""
+
+    __slots__ = (
+        "activated",
+        "artefact",
+        "attacked",
+        "blips",
+        "chosen",
+        "current_seat",
+        "effects",
+        "eliminated",
+        "event",
+        "event_deck",
+        "event_discard",
+        "event_hidden",
+        "formation",
+        "gs_deck",
+        "gs_discard",
+        "last_resolved",
+        "location",
+        "location_deck",
+        "location_tokens",
+        "lords_slain",
+        "moved",
+        "next_effects",
+        "outcome",
+        "phase",
+        "protected",
+        "resolved",
+        "revealed",
+        "round",
+        "scouted",
+        "seats",
+        "setup_location",
+        "slain",
+        "supply",
+        "team_seat",
+    )
+
+    def __init__(self) -> None:
+        self.formation: list[Position] = []
+        self.gs_deck: list[GenestealerId] = []
+        self.gs_discard: list[GenestealerId] = []
+        self.blips: list[list[GenestealerId]] = [[], []]
+        self.event_deck: list[EventId] = []
+        self.event_discard: list[EventId] = []
+        self.event: EventId | None = None
+        """The Event card being resolved, if any."""
+        self.location_deck: list[LocationId] = []
+        self.location: LocationId | None = None
+        """The current location; ``None`` while at the setup location."""
+        self.setup_location: SetupLocation | None = None
+        self.location_tokens = 0
+        """Support tokens on the current location card."""
+        self.supply = 12
+        self.round = 0
+        self.phase = "setup"
+        self.seats: list[tuple[str, ...]] = []
+        """Teams of each seat; seat numbers are 1-based, so seat ``s`` is ``seats[s - 1]``."""
+        self.team_seat: dict[str, int] = {}
+        self.current_seat = 1
+        self.chosen: dict[str, str] = {}
+        """Team → action card chosen face down this round (hidden until the reveal)."""
+        self.revealed: list[tuple[int, str, str]] = []
+        """(initiative, team, card) revealed this round, in ascending initiative."""
+        self.resolved: set[str] = set()
+        """Teams whose revealed card has resolved this round."""
+        self.last_resolved: dict[str, str] = {}
+        """Team → card it resolved last round (may not be chosen again, RULES §5)."""
+        self.eliminated: set[str] = set()
+        self.slain: list[str] = []
+        """Names of slain marines, in order of death."""
+        self.attacked: set[GenestealerId] = set()
+        """Genestealers that attacked this Genestealer Attack phase."""
+        self.moved: set[GenestealerId] = set()
+        """Genestealers that moved or flanked this Event phase."""
+        self.protected: set[GenestealerId] = set()
+        """Genestealers under a Power Field this round."""
+        self.activated: set[str] = set()
+        """Terrain cards activated this round (each at most once, RULES §6.2)."""
+        self.effects: list[tuple[str, ...]] = []
+        """Effects in force this round that no revealed card carries: ``(name, *args)``,
+        e.g. ``("second_wind", marine)``; cleared at round end."""
+        self.next_effects: list[tuple[str, ...]] = []
+        """Effects that come into force next round (Gun Jam, Evasion, Second Wind...)."""
+        self.artefact: int | None = None
+        """Seat holding the Artefact in hand, if any (RULES §14.8)."""
+        self.lords_slain: list[GenestealerId] = []
+        """Brood Lords slain, in order (Genestealer Lair's victory)."""
+        self.scouted: tuple[int, EventId] | None = None
+        """(seat, event) when a seat has looked at the top Event card and it is still there."""
+        self.event_hidden = False
+        """Whether the Event card being resolved is still seen only by the current player
+        (an Instinct card in a game with several players, RULES §8)."""
+        self.outcome: str | None = None
+        """``"victory"`` or ``"defeat"`` once the game has ended."""
+
+    def copy(self) -> GameState:
+        """An independent copy; mutating it never changes this state."""
+        new = GameState.__new__(GameState)
+        new.formation = [p.copy() for p in self.formation]
+        new.gs_deck = self.gs_deck[:]
+        new.gs_discard = self.gs_discard[:]
+        new.blips = [self.blips[0][:], self.blips[1][:]]
+        new.event_deck = self.event_deck[:]
+        new.event_discard = self.event_discard[:]
+        new.event = self.event
+        new.location_deck = self.location_deck[:]
+        new.location = self.location
+        new.setup_location = self.setup_location
+        new.location_tokens = self.location_tokens
+        new.supply = self.supply
+        new.round = self.round
+        new.phase = self.phase
+        new.seats = self.seats[:]
+        new.team_seat = dict(self.team_seat)
+        new.current_seat = self.current_seat
+        new.chosen = dict(self.chosen)
+        new.revealed = self.revealed[:]
+        new.resolved = set(self.resolved)
+        new.last_resolved = dict(self.last_resolved)
+        new.eliminated = set(self.eliminated)
+        new.slain = self.slain[:]
+        new.attacked = set(self.attacked)
+        new.moved = set(self.moved)
+        new.protected = set(self.protected)
+        new.activated = set(self.activated)
+        new.effects = self.effects[:]
+        new.next_effects = self.next_effects[:]
+        new.artefact = self.artefact
+        new.lords_slain = self.lords_slain[:]
+        new.scouted = self.scouted
+        new.event_hidden = self.event_hidden
+        new.outcome = self.outcome
+        return new
+
+    # -- questions the rules ask often -------------------------------------------------------
+
+    def marine_row(self, name: str) -> int:
+        """0-based row of the living marine of that name; ``ValueError`` if he is not there."""
+        for i, pos in enumerate(self.formation):
+            if pos.marine.name == name:
+                return i
+        raise ValueError(f"marine {name!r} is not in the formation")
+
+    def team_rows(self, team: str) -> list[int]:
+        """Rows of the team's living marines, top first."""
+        return [i for i, pos in enumerate(self.formation) if pos.marine.team == team]
+
+    def tokens_in_play(self) -> int:
+        """Support tokens everywhere, supply included: always the database's total (§12)."""
+        total = self.supply + self.location_tokens
+        for pos in self.formation:
+            total += pos.marine.tokens
+            for side in pos.terrain:
+                for terrain in side:
+                    total += terrain.tokens
+        return total
+
+    def genestealers_in_formation(self) -> int:
+        """How many genestealer cards (Brood Lords included) are in swarms."""
+        return sum(len(p.swarms[0]) + len(p.swarms[1]) for p in self.formation)
+
+    def location_name(self, table: CardTable) -> str | None:
+        """The current location's name; the setup location's before the first travel."""
+        if self.location is not None:
+            return table.locations[self.location].name
+        return self.setup_location.name if self.setup_location is not None else None
+
+    def to_dict(self, table: CardTable) -> dict[str, Any]:
+        """A JSON-ready picture of the whole state, hidden parts included, with card names.
+
+        Used to fingerprint saves (a save stores it and loading checks the replay reaches it)
+        and to show a state to people; deck orders are listed top first.
+        """
+        gs = table.gs_labels
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "outcome": self.outcome,
+            "current_seat": self.current_seat,
+            "location": self.location_name(table),
+            "location_tokens": self.location_tokens,
+            "location_deck": [table.locations[i].name for i in reversed(self.location_deck)],
+            "supply": self.supply,
+            "formation": [p.to_dict(table, i) for i, p in enumerate(self.formation)],
+            "blips": {SIDES[s]: [gs[c] for c in reversed(self.blips[s])] for s in (0, 1)},
+            "genestealer_deck": [gs[c] for c in reversed(self.gs_deck)],
+            "genestealer_discard": [gs[c] for c in self.gs_discard],
+            "event_deck": [table.events[e].name for e in reversed(self.event_deck)],
+            "event_discard": [table.events[e].name for e in self.event_discard],
+            "seats": [list(teams) for teams in self.seats],
+            "revealed": [[team, card] for _, team, card in self.revealed],
+            "last_resolved": dict(sorted(self.last_resolved.items())),
+            "eliminated": sorted(self.eliminated),
+            "slain": list(self.slain),
+            "effects": [list(e) for e in self.effects],
+            "next_effects": [list(e) for e in self.next_effects],
+            "protected": sorted(gs[c] for c in self.protected),
+            "artefact": self.artefact,
+            "lords_slain": [gs[c] for c in self.lords_slain],
+        }
