@@ -30,7 +30,7 @@ from deathangel.cards.load import load_base
 from deathangel.engine.state import GameState
 from deathangel.scenario import load_scenario, scenario_state
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def state_of(tmp_path: Path, text: str) -> GameState:

@@ -30,7 +30,7 @@ from deathangel.scenario import (
     scenario_state,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.toml"))
 
 LEON = """

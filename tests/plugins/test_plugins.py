@@ -19,7 +19,7 @@ from deathangel.plugins.hookspecs import hookimpl
 from deathangel.plugins.manager import plugin_manager
 from deathangel.plugins.ruleset import load_ruleset
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "plugins" / "deathangel-example"
+EXAMPLE = Path(__file__).resolve().parents[2] / "plugins" / "deathangel-example"
 
 
 @pytest.fixture(scope="module")
