@@ -10,7 +10,7 @@ effect (RULES §9, §11, §12). The phases (:mod:`deathangel.engine.phases`) bui
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import deathangel.engine.decisions as d
@@ -47,6 +47,16 @@ class EngineBase:
         self.abilities = abilities
         self.log = log
         """What happened, one line per event, every roll with its reason; ``None`` = off."""
+        self.revealed: list[tuple[int, int]] | None = None
+        """Every card taken face up from a hidden pile, in order, as ``(seat, card)`` (seat 0:
+        seen by all; a seat: seen by that seat alone); ``None`` = not recorded. A forward model
+        replays a game's public history with these cards (:mod:`deathangel.engine.forward`)."""
+        self.restart_point: Callable[[], None] | None = None
+        """Called at every point inside a phase where the engine could restart from the state
+        alone (between two action cards, between two swarms' attacks): a forward model's
+        checkpoint, so it replays as little as possible."""
+        self.faces: list[int] | None = None
+        """Every die face rolled, in order; ``None`` = not recorded (see :attr:`revealed`)."""
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -54,10 +64,51 @@ class EngineBase:
         self, seat: int, kind: str, options: Sequence[Option], prompt: str = ""
     ) -> Generator[Decision, Option, Option]:
         """Yield a decision, or answer it at once when only one option exists (§14.3)."""
+        if self.state.event_hidden:
+            # The one question an Instinct card asks before it is shown is the current
+            # player's choice; once made (even forced), the card is public (RULES §14.21).
+            self.state.event_hidden = False
+            if len(options) == 1:
+                return options[0]
+            self.state.event_hidden = True
+            choice = yield Decision(seat, kind, tuple(options), prompt)
+            self.state.event_hidden = False
+            return choice
         if len(options) == 1:
             return options[0]
         choice = yield Decision(seat, kind, tuple(options), prompt)
         return choice
+
+    def roll_die(self) -> int:
+        """One face of the combat die: every roll of the rules comes through here."""
+        face = self.die.roll()
+        if self.faces is not None:
+            self.faces.append(face)
+        return face
+
+    def reveal(self, pile: list[int]) -> int:
+        """Take the top card of a hidden pile (a blip pile, the Event or location deck) face
+        up. Every card that leaves a hidden pile face up passes here, so that a forward model
+        replaying the public history with other hidden cards makes the same ones appear."""
+        card = pile.pop()
+        if self.revealed is not None:
+            self.revealed.append((0, card))
+        return card
+
+    def reveal_all(self, pile: list[int]) -> list[int]:
+        """Take a whole hidden pile face up, bottom card first, leaving it empty."""
+        cards = pile[:]
+        pile.clear()
+        if self.revealed is not None:
+            self.revealed.extend((0, card) for card in cards)
+        return cards
+
+    def peek(self, pile: list[int], seat: int) -> int:
+        """Let one seat look at the top card of a hidden pile (Forward Scouting)."""
+        card = pile[-1]
+        if self.revealed is not None:
+            self.revealed.append((seat, card))
+        return card
 
     def marine(self, name: str) -> MarineState:
         """The living marine of that name."""
@@ -123,7 +174,7 @@ class EngineBase:
         """Roll for a marine's attack or defence; while he has tokens and faces the swarm,
         his controller may spend one to roll again (§6.4)."""
         marine = self.marine(name)
-        faces = [self.die.roll()]
+        faces = [self.roll_die()]
         if may_reroll and marine.tokens:
             seat = self.state.team_seat[marine.team]
             options = (REROLL_OPTION, KEEP_OPTION)
@@ -133,7 +184,7 @@ class EngineBase:
                     break
                 marine.tokens -= 1
                 self.state.supply += 1
-                faces.append(self.die.roll())
+                faces.append(self.roll_die())
         roll = Roll(tuple(faces), reason, modifier)
         if self.log is not None:
             self.log.append(str(roll))
@@ -141,7 +192,7 @@ class EngineBase:
 
     def roll_plain(self, reason: str) -> Roll:
         """A roll that is neither attack nor defence: support can never reroll it (§6.4)."""
-        roll = Roll((self.die.roll(),), reason)
+        roll = Roll((self.roll_die(),), reason)
         if self.log is not None:
             self.log.append(str(roll))
         return roll
@@ -267,7 +318,7 @@ class EngineBase:
             st.event_discard = []
             self.streams.shuffle("events", st.event_deck)
             self.note("the Event discard pile is shuffled into a new deck")
-        st.event = st.event_deck.pop()
+        st.event = self.reveal(st.event_deck)
         return st.event
 
     def spawn_box(self, box: SpawnBox) -> Flow:
@@ -314,7 +365,7 @@ class EngineBase:
         swarm = self.state.formation[row].swarms[side]
         n = min(count, len(pile))
         for _ in range(n):
-            swarm.append(pile.pop())
+            swarm.append(self.reveal(pile))
         if n and self.state.protected:
             self.spread_protection()
         if n:

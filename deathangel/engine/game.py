@@ -12,18 +12,25 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from attrs import field, frozen
 
 from deathangel.cards.model import CardDatabase
 from deathangel.engine.abilities import Abilities
-from deathangel.engine.decisions import Decision, Option
-from deathangel.engine.observation import Observation
+from deathangel.engine.decisions import CHOOSE_ACTION, Decision, Option
+from deathangel.engine.observation import (
+    ForwardData,
+    Observation,
+    PileCounts,
+    observe,
+    pile_counts,
+    public_copy,
+)
 from deathangel.engine.randomness import Die, Streams
 from deathangel.engine.rounds import Engine
 from deathangel.engine.state import LEFT, RIGHT, CardTable, GameState, MarineState, Position
-from deathangel.errors import IllegalChoiceError, SaveFileError
+from deathangel.errors import DeathAngelError, IllegalChoiceError, SaveFileError
 from deathangel.version import __version__
 
 SAVE_FORMAT = "deathangel-save"
@@ -148,6 +155,30 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     return st
 
 
+class _Checkpoint(NamedTuple):
+    """A round start (or the game's start), as :meth:`Game.clone` needs it."""
+
+    state: GameState
+    streams: dict[str, Any]
+    die: Die
+    history: int
+    log: int
+    faces: int
+    revealed: int
+
+
+class _ForwardPoint(NamedTuple):
+    """A phase start, as a forward model needs it: the public state and where the records
+    (decisions, die faces, reveals) stood."""
+
+    public: GameState
+    counts: PileCounts
+    scouted: tuple[int, int] | None
+    history: int
+    faces: int
+    revealed: int
+
+
 class Game:
     """One game: the engine driven to its next decision."""
 
@@ -161,6 +192,7 @@ class Game:
         log: bool = False,
         state: GameState | None = None,
         checkpoints: bool = True,
+        forward: bool = True,
     ) -> None:
         """Start a game: ``db`` defaults to the base game, ``abilities`` to every card's
         ability (pass :class:`Abilities` for the bare rules), ``die`` to the seeded die;
@@ -169,6 +201,11 @@ class Game:
         ``checkpoints`` copies the state at every round start so :meth:`clone` replays at most
         one round. A run that never clones its games (a tournament: bots see observations)
         turns it off — measured about 20% faster — and a clone then replays from the start.
+
+        ``forward`` records, at each phase start, the public state and, since then, the die
+        faces and cards revealed, so that observations carry what a forward model needs
+        (:class:`~deathangel.engine.observation.ForwardData`). A run whose players never
+        search (random bots) turns it off.
         """
         self.config = config
         self.db = db if db is not None else default_database()
@@ -186,13 +223,59 @@ class Game:
         )
         self.history: list[Option] = []
         """Every option applied, in order: with the config, the whole game."""
-        self._checkpoint: tuple[GameState, dict[str, Any], Die, int, int] | None = None
+        self._checkpoint: _Checkpoint | None = None
         self._take_checkpoint()  # the start, always: clones and scenarios can go back to it
+        self._forward: _ForwardPoint | None = None
+        self._asked: list[tuple[int, str]] | None = None
+        if forward:
+            self._start_recording()
         self._gen: Generator[Decision, Option, None] = self.engine.run(
-            self._take_checkpoint if checkpoints else None
+            self._take_checkpoint if checkpoints else None,
+            self._take_forward_point if forward else None,
         )
         self._decision: Decision | None = None
         self._start()
+
+    @classmethod
+    def around(cls, config: GameConfig, engine: Engine, *, forward: bool = False) -> Game:
+        """A game driven by a prepared engine from its state's phase: for forward models,
+        which build the engine themselves. It takes no checkpoints (it cannot be cloned), and
+        records forward-model data only if ``forward``."""
+        game = cls.__new__(cls)
+        game.config = config
+        game.db = engine.table.db
+        game.table = engine.table
+        game.engine = engine
+        game.history = []
+        game._checkpoint = None
+        game._forward = None
+        game._asked = None
+        if forward:
+            game._start_recording()
+        game._gen = engine.run(None, game._take_forward_point if forward else None)
+        game._decision = None
+        game._start()
+        return game
+
+    def _start_recording(self, asked: list[tuple[int, str]] | None = None) -> None:
+        e = self.engine
+        e.revealed = [] if e.revealed is None else e.revealed
+        e.faces = [] if e.faces is None else e.faces
+        self._asked = asked if asked is not None else []
+
+    def _take_forward_point(self) -> None:
+        """Remember the public state at a phase start: where a forward model restarts."""
+        e = self.engine
+        st = e.state
+        assert e.revealed is not None and e.faces is not None
+        self._forward = _ForwardPoint(
+            public_copy(st, None),
+            pile_counts(st),
+            st.scouted,
+            len(self.history),
+            len(e.faces),
+            len(e.revealed),
+        )
 
     def _start(self) -> None:
         try:
@@ -205,12 +288,14 @@ class Game:
         e = self.engine
         # Stream positions, not Random objects: a round-start checkpoint is taken every
         # round of every game, a clone far less often (measured: halves a solo game's time).
-        self._checkpoint = (
+        self._checkpoint = _Checkpoint(
             e.state.copy(),
             e.streams.snapshot(),
             e.die.copy_with(e.streams),
             len(self.history),
             0 if e.log is None else len(e.log),
+            0 if e.faces is None else len(e.faces),
+            0 if e.revealed is None else len(e.revealed),
         )
 
     # -- the protocol -------------------------------------------------------------------------
@@ -260,24 +345,61 @@ class Game:
     def push(self, option: Option) -> None:
         """Apply without checking legality: the fast path for bots that pick from
         ``decision.options``. An option from anywhere else must go through :meth:`apply`."""
-        if self._decision is None:
+        decision = self._decision
+        if decision is None:
             raise IllegalChoiceError(f"the game is over; {option!r} cannot be applied")
         self.history.append(option)
+        if self._asked is not None:
+            self._asked.append((decision.seat, decision.kind))
         try:
             self._decision = self._gen.send(option)
         except StopIteration:
             self._decision = None
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now (never deck orders, blip contents or others' choices)."""
-        return Observation(self.engine.state, self.table, seat, self._decision)
+        """What ``seat`` may know now, as a snapshot value with no path back to this game
+        (never deck orders, blip contents or others' face-down choices)."""
+        return observe(
+            self.engine.state,
+            self.table,
+            seat,
+            self._decision,
+            rules=self.engine.abilities,
+            forward=self._forward_data(seat),
+        )
+
+    def _forward_data(self, seat: int) -> ForwardData | None:
+        point = self._forward
+        if point is None:
+            return None
+        e = self.engine
+        assert self._asked is not None and e.faces is not None and e.revealed is not None
+        start = point.history
+        decisions: list[Option | None] = []
+        hide = self.engine.state.choices_hidden()
+        for (asker, kind), option in zip(self._asked[start:], self.history[start:], strict=True):
+            # Another seat's face-down action card is unknown until the reveal (RULES §5).
+            hidden = hide and kind == CHOOSE_ACTION and asker != seat
+            decisions.append(None if hidden else option)
+        scouted = point.scouted
+        return ForwardData(
+            checkpoint=point.public,
+            counts=point.counts,
+            decisions=tuple(decisions),
+            faces=tuple(e.faces[point.faces :]),
+            revealed=tuple(
+                card if by in (0, seat) else None for by, card in e.revealed[point.revealed :]
+            ),
+            scouted_top=scouted[1] if scouted is not None and scouted[0] == seat else None,
+        )
 
     def clone(self) -> Game:
         """An independent copy at the same decision: the last checkpoint (the round start,
         or the game's start without round checkpoints) with the decisions since replayed.
         The copy takes round checkpoints whatever the original does."""
-        assert self._checkpoint is not None
-        state, snapshot, die, n_history, n_log = self._checkpoint
+        if self._checkpoint is None:
+            raise DeathAngelError("this game keeps no checkpoint to clone from (a forward model's)")
+        state, snapshot, die, n_history, n_log, n_faces, n_revealed = self._checkpoint
         new = Game.__new__(Game)
         new.config = self.config
         new.db = self.db
@@ -289,7 +411,17 @@ class Game:
         )
         new.history = self.history[:n_history]
         new._checkpoint = None
-        new._gen = new.engine.run(new._take_checkpoint)
+        new._forward = None
+        new._asked = None
+        if self._asked is not None:
+            # The clone replays from its checkpoint: its records start as they were then.
+            assert self.engine.faces is not None and self.engine.revealed is not None
+            new.engine.faces = self.engine.faces[:n_faces]
+            new.engine.revealed = self.engine.revealed[:n_revealed]
+            new._start_recording(self._asked[:n_history])
+        new._gen = new.engine.run(
+            new._take_checkpoint, new._take_forward_point if self._asked is not None else None
+        )
         new._decision = None
         new._start()
         for option in self.history[n_history:]:

@@ -23,6 +23,16 @@ SKULL_FACES = frozenset({1, 2, 3})
 """Faces of the combat die that also show a skull (RULES §1)."""
 
 
+def shuffle(cards: MutableSequence[Any], rng: random.Random) -> None:
+    """Fisher–Yates with ``rng.random()``: measured about 6x faster than ``rng.shuffle``
+    (whose rejection sampling runs in Python) for the forward model's deals; the bias of a
+    53-bit float over at most a few dozen cards is far below anything a game can show."""
+    pick = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(pick() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class Streams:
     """Independent ``random.Random`` streams keyed by name, all fixed by one seed."""
 
@@ -35,6 +45,14 @@ class Streams:
             # independent of PYTHONHASHSEED.
             _rngs = {name: random.Random(f"deathangel:{seed}:{name}") for name in STREAMS}
         self._rngs = _rngs
+
+    @classmethod
+    def shared(cls, rng: random.Random) -> Streams:
+        """Every stream drawing from the one ``rng``: a forward model's imagined game takes
+        its future from the searching bot's own stream. Seeding six new generators instead
+        was measured at half the cost of a determinization. Such streams cannot be snapshot
+        faithfully (they share a state), so games built on them are not cloned."""
+        return cls(0, dict.fromkeys(STREAMS, rng))
 
     def __getitem__(self, name: str) -> random.Random:
         return self._rngs[name]

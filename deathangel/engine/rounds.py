@@ -13,6 +13,8 @@ is what makes round-start clones and scenario files cheap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from deathangel.engine.core import EngineBase, GameOver
 from deathangel.engine.decisions import Flow
 from deathangel.engine.formation import place_terrain
@@ -31,28 +33,43 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
 
     # -- the game, in rulebook order ---------------------------------------------------------
 
-    def run(self, at_round_start: object = None) -> Flow:
+    def run(
+        self,
+        at_round_start: Callable[[], None] | None = None,
+        at_phase_start: Callable[[], None] | None = None,
+    ) -> Flow:
         """Play from the state's phase to the end of the game.
 
         The state's ``phase`` says where to begin: ``setup``, ``round_start`` (a new round),
-        or one of :data:`PHASES` (that phase of the current round, as a scenario file sets
-        up). ``at_round_start`` is called (with no arguments) each time a round is about to
-        begin: the point where a state copy plus a new generator make a full clone.
+        or one of :data:`PHASES` (that phase of the current round, from its start: a scenario
+        file or a forward model starts there). ``at_round_start`` is called (with no
+        arguments) each time a round is about to begin: the point where a state copy plus a
+        new generator make a full clone.
+        ``at_phase_start`` is called at setup, as each phase begins (its name already in
+        ``state.phase``) and at every point inside a phase where the engine can restart from
+        the state (:attr:`~deathangel.engine.core.EngineBase.restart_point`).
         """
         st = self.state
+        self.restart_point = at_phase_start
         try:
             if st.phase == "setup":
+                if at_phase_start is not None:
+                    at_phase_start()
                 yield from self.setup()
                 st.phase = "round_start"
-            start = PHASES.index(st.phase) if st.phase in PHASES else 0
+            # ``round_start`` begins a new round; a phase name resumes that phase of this one.
+            new_round = st.phase not in PHASES
+            start = 0 if new_round else PHASES.index(st.phase)
             while True:
-                if start == 0:
+                if new_round:
                     if at_round_start is not None:
-                        at_round_start()  # type: ignore[operator]
+                        at_round_start()
                     st.round += 1
                     self.note(f"— round {st.round} —")
                 for phase in PHASES[start:]:
                     st.phase = phase
+                    if at_phase_start is not None:
+                        at_phase_start()
                     if phase == "choose_actions":
                         # Choose Actions (RULES §5): every active team picks a card face down.
                         yield from self.choose_actions()
@@ -61,7 +78,7 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
                         yield from self.resolve_actions()
                     elif phase == "genestealer_attack":
                         # Genestealer Attack (§7): top row first, left before right.
-                        yield from self.genestealer_attack()
+                        yield from self.genestealer_attack(resume=True)
                     else:
                         # Event (§8): ability, spawn boxes, move box, end-of-Event abilities.
                         yield from self.event_phase()
@@ -71,6 +88,7 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
                 self.end_round()
                 st.phase = "round_start"
                 start = 0
+                new_round = True
         except GameOver:
             return
 
@@ -102,6 +120,7 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         for box in event.spawns:
             yield from self.spawn_box(box)
         st.event_discard.append(event_id)
+        st.events_resolved.append(event_id)
         st.event = None
         self.check_end()
 

@@ -168,6 +168,7 @@ class GameState:
         "event_deck",
         "event_discard",
         "event_hidden",
+        "events_resolved",
         "formation",
         "gs_deck",
         "gs_discard",
@@ -244,6 +245,9 @@ class GameState:
         """Brood Lords slain, in order (Genestealer Lair's victory)."""
         self.scouted: tuple[int, EventId] | None = None
         """(seat, event) when a seat has looked at the top Event card and it is still there."""
+        self.events_resolved: list[EventId] = []
+        """Every Event card resolved so far, the setup Event first: the public history a
+        player remembers even after the discard pile has been shuffled back."""
         self.event_hidden = False
         """Whether the Event card being resolved is still seen only by the current player
         (an Instinct card in a game with several players, RULES §8)."""
@@ -286,6 +290,7 @@ class GameState:
         new.lords_slain = self.lords_slain[:]
         new.scouted = self.scouted
         new.event_hidden = self.event_hidden
+        new.events_resolved = self.events_resolved[:]
         new.outcome = self.outcome
         return new
 
@@ -301,6 +306,15 @@ class GameState:
     def team_rows(self, team: str) -> list[int]:
         """Rows of the team's living marines, top first."""
         return [i for i, pos in enumerate(self.formation) if pos.marine.team == team]
+
+    def choices_hidden(self) -> bool:
+        """Whether this round's action cards are still face down (Choose Actions, before the
+        reveal). ``revealed`` still lists last round's cards then; a team never repeats its
+        card (RULES §5), so the lists match only once this round's are revealed."""
+        return (
+            self.phase == "choose_actions"
+            and {team: card for _, team, card in self.revealed} != self.chosen
+        )
 
     def tokens_in_play(self) -> int:
         """Support tokens everywhere, supply included: always the database's total (§12)."""

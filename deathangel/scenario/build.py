@@ -84,8 +84,9 @@ class _Builder:
         st.round = sc.round
         st.phase = sc.phase
         if sc.phase == "choose_actions":
-            # The engine starts a round at Choose Actions and counts it (round += 1).
+            # A new round: the engine counts it as it begins (round += 1).
             st.round = sc.round - 1
+            st.phase = "round_start"
         return st
 
     # formation ----------------------------------------------------------------------------

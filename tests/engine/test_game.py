@@ -384,6 +384,8 @@ def assert_hides_decks(game: Game, seat: int) -> None:
         name = table.locations[loc].name
         assert name not in shown, f"location {name} is still in the deck but shows"
     public = Counter(table.events[e].name for e in st.event_discard)
+    # The history of Events resolved is public too: each was shown to the whole table.
+    public.update(table.events[e].name for e in st.events_resolved)
     if st.event is not None:
         public[table.events[st.event].name] += 1
     if obs["scouted_top_event"] is not None:

@@ -171,7 +171,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
 
 def _discard_top(engine: Engine, side: int) -> None:
     st = engine.state
-    card = st.blips[side].pop()
+    card = engine.reveal(st.blips[side])
     st.gs_discard.append(card)
     engine.note(f"the top card of the {SIDES[side]} blip pile is discarded")
     engine.check_end()
@@ -188,7 +188,7 @@ def scout_event_deck(engine: Engine, team: str, card: str, params: Mapping[str, 
     )
     if look.verb != "yes":
         return
-    top = st.event_deck[-1]
+    top = engine.peek(st.event_deck, seat)
     name = engine.table.events[top].name
     choice = yield from engine.ask(
         seat,

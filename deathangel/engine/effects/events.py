@@ -368,7 +368,7 @@ def discard_blip_top(engine: Engine, params: Mapping[str, Any]) -> Flow:
     side = SIDES.index(str(choice.args[0]))
     pile = st.blips[side]
     for _ in range(min(count, len(pile))):
-        st.gs_discard.append(pile.pop())
+        st.gs_discard.append(engine.reveal(pile))
     engine.note(f"the top of the {SIDES[side]} blip pile is discarded")
     engine.check_end()
 

@@ -117,7 +117,7 @@ def _discard_top_blips(engine: Engine, side: int, count: int) -> int:
     """Discard up to ``count`` cards from the top of a blip pile; returns how many."""
     pile = engine.state.blips[side]
     n = min(count, len(pile))
-    cards = [pile.pop() for _ in range(n)]
+    cards = [engine.reveal(pile) for _ in range(n)]
     engine.discard_genestealers(cards, slain=False)
     if n:
         engine.note(f"{n} card(s) from the top of the {SIDES[side]} blip pile are discarded")

@@ -36,6 +36,7 @@ class EventPhase(EngineBase):
             if count:
                 self.note(f"{count} genestealer(s) with {event.move.icon} move ({event.move.kind})")
         st.event_discard.append(event_id)
+        st.events_resolved.append(event_id)
         st.event = None
         # End-of-Event abilities (Overwatch) before the travel check.
         yield from self.abilities.end_of_event(self)

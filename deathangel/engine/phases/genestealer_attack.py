@@ -19,7 +19,8 @@ class GenestealerAttack(EngineBase):
         A swarm is the not-yet-attacked cards at a row and side: after a shift, cards that have
         attacked stay apart from those that have not (``state.attacked``) until the phase ends.
         A protected swarm (Power Field) does not attack. ``resume`` carries on a phase part-way
-        (``state.attacked`` already holds the cards that have attacked), as the odds search does.
+        (``state.attacked`` already holds the cards that have attacked), as the odds search and
+        a restart from the state do; at a phase's start ``attacked`` is empty either way.
         """
         st = self.state
         attacked = st.attacked
@@ -40,6 +41,8 @@ class GenestealerAttack(EngineBase):
             if found is None:
                 break
             row, side, group = found
+            if attacked and self.restart_point is not None:
+                self.restart_point()  # the phase can start again here, from the state
             attacked.update(group)
             yield from self.swarm_attacks(row, side, group)
         attacked.clear()

@@ -22,6 +22,8 @@ class ResolveActions(EngineBase):
             if team in st.eliminated or team in st.resolved:
                 continue  # eliminated: its cards have left play (§9); resolved: a scenario
                 # may start part-way through the phase
+            if st.resolved and self.restart_point is not None:
+                self.restart_point()  # the phase can start again here, from the state
             card = actions[card_name][1]
             self.note(f"{card_name} ({team}) resolves")
             if card.kind == "support":

@@ -31,7 +31,7 @@ class Travel(EngineBase):
                     st.supply += terrain.tokens
                     terrain.tokens = 0
         # 2. The next location; its terrain replaces all terrain in the formation.
-        st.location = st.location_deck.pop()
+        st.location = self.reveal(st.location_deck)
         location = self.table.locations[st.location]
         st.supply += st.location_tokens
         st.location_tokens = 0
@@ -39,8 +39,7 @@ class Travel(EngineBase):
         place_terrain(st, location.terrain)
         # 3. Empty both blip piles into the discard, then refill them.
         for side in (LEFT, RIGHT):
-            self.discard_genestealers(st.blips[side], slain=False)
-            st.blips[side] = []
+            self.discard_genestealers(self.reveal_all(st.blips[side]), slain=False)
         yield from self.fill_blips(location.blips_left, location.blips_right)
         # 4. The location's on-entering ability.
         yield from self.abilities.on_entering(self, location)
