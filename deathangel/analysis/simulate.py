@@ -16,14 +16,23 @@ at most 1 + the number of cards in the setup location's location deck.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.errors import DeathAngelError, IllegalChoiceError
-from deathangel.plugins.strategies import StrategyFactory, strategy_factory
+from deathangel.players.base import end_game, observes, start_game, uses_forward_model
+from deathangel.plugins.strategies import (
+    Strategy,
+    StrategyFactory,
+    StrategySpec,
+    parse_spec,
+    strategies,
+)
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
@@ -66,6 +75,14 @@ class GameResult:
     """1 (the setup location) + the number of travels made."""
     decisions: int
     """Decisions the players answered (forced single-option choices are not asked)."""
+    marines_left: int = 0
+    """Marines alive at the end."""
+    genestealers_slain: int = 0
+    """Genestealers (Brood Lords included) slain during the game."""
+    cause: str | None = None
+    """Why the last marine died, in a defeat (e.g. ``slain by genestealers from behind``)."""
+    seconds: float = 0.0
+    """Wall time the game took, players' thinking included."""
 
     @property
     def won(self) -> bool:
@@ -100,8 +117,11 @@ def play_game(
 ) -> GameResult:
     """Play one complete game; seat ``s`` is answered by ``strategies[s - 1]``.
 
-    Each player is asked ``player.choose(game.observation(seat), decision)``; the observation
-    is a lazy view, so a bot that reads nothing pays nothing. ``names`` (one per seat) name
+    Each player is asked ``player.choose(game.observation(seat), decision)`` — or with
+    ``None`` for a player that declares it never observes (see :mod:`deathangel.players.base`),
+    which spares a snapshot per decision. The game records forward-model data only when a
+    player uses it. A player object may sit at several seats; its ``start_game`` and
+    ``end_game`` hooks are called once, with all of its seats. ``names`` (one per seat) name
     the strategies in errors; by default the player's class name is used.
 
     :raises IllegalChoiceError: when a player returns an option that is not legal, naming
@@ -115,11 +135,18 @@ def play_game(
         )
     if names is not None and len(names) != config.players:
         raise DeathAngelError(f"{config.players} player(s) need {config.players} names")
+    players = list(strategies)
+    forward = any(uses_forward_model(p) for p in players)
+    started = time.perf_counter()
     try:
-        game = Game(config, db=db, checkpoints=False)  # nothing here clones the game
+        # Nothing here clones the game, so no round checkpoints.
+        game = Game(config, db=db, checkpoints=False, forward=forward)
     except ValueError as exc:
         raise DeathAngelError(str(exc)) from None
-    players = list(strategies)
+    seats_of = _seats_of(players)
+    for player, seats in seats_of:
+        start_game(player, seats, game.observation(seats[0]))
+    looks = [observes(p) for p in players]
     observation = game.observation
     push = game.push
     count = 0
@@ -127,7 +154,7 @@ def play_game(
     while decision is not None:
         seat = decision.seat
         player = players[seat - 1]
-        option = player.choose(observation(seat), decision)
+        option = player.choose(observation(seat) if looks[seat - 1] else None, decision)
         # A bot returns one of decision.options itself: the tuple's identity test makes this
         # check almost free, and push skips apply's second, identical check.
         if option not in decision.options:
@@ -148,6 +175,9 @@ def play_game(
     outcome = game.outcome
     if outcome is None:  # pragma: no cover - the engine ends a game only with an outcome
         raise DeathAngelError(f"game seed {config.seed} stopped without an outcome")
+    for player, seats in seats_of:
+        end_game(player, outcome, game.observation(seats[0]))
+    deaths = game.engine.deaths
     return GameResult(
         seed=config.seed,
         players=config.players,
@@ -155,12 +185,36 @@ def play_game(
         rounds=game.state.round,
         locations_reached=locations_reached(game),
         decisions=count,
+        marines_left=len(game.state.formation),
+        genestealers_slain=game.engine.genestealers_slain,
+        cause=deaths[-1][1] if outcome == "defeat" and deaths else None,
+        seconds=time.perf_counter() - started,
     )
+
+
+def _seats_of(players: Sequence[object]) -> list[tuple[object, tuple[int, ...]]]:
+    """Each distinct player object with the seats it controls, in seat order."""
+    seats: dict[int, list[int]] = {}
+    first: dict[int, object] = {}
+    for seat, player in enumerate(players, start=1):
+        seats.setdefault(id(player), []).append(seat)
+        first.setdefault(id(player), player)
+    return [(first[key], tuple(s)) for key, s in seats.items()]
 
 
 def bots(factory: StrategyFactory, players: int, game_seed: int) -> list[Player]:
     """One bot per seat, each seeded with :func:`bot_seed`."""
     return [factory(seed=bot_seed(game_seed, seat)) for seat in range(1, players + 1)]
+
+
+def spec_bots(
+    specs: Sequence[StrategySpec], game_seed: int, found: Mapping[str, Strategy]
+) -> list[Player]:
+    """One bot per seat from its strategy spec, each seeded with :func:`bot_seed`."""
+    return [
+        spec.make(bot_seed(game_seed, seat), found=found)
+        for seat, spec in enumerate(specs, start=1)
+    ]
 
 
 # -- many games ----------------------------------------------------------------------------------
@@ -196,12 +250,15 @@ class SimulationSummary:
     seed: int
     """Seed of the first game; game ``i`` (from 0) has seed ``seed + i``."""
     strategy: str
+    """The strategy spec at every seat, or the seats' specs joined by `` | ``."""
     wins: int
     losses: int
     mean_rounds: float
     mean_locations: float
     """Mean number of locations reached (the setup location counts as 1)."""
     mean_decisions: float
+    causes: tuple[tuple[str, int], ...] = ()
+    """Why the last marine died, with how many defeats each, most common first."""
 
     @property
     def win_rate(self) -> float:
@@ -227,6 +284,7 @@ class SimulationSummary:
             "mean_rounds": self.mean_rounds,
             "mean_locations": self.mean_locations,
             "mean_decisions": self.mean_decisions,
+            "causes_of_defeat": {cause: n for cause, n in self.causes},
         }
 
 
@@ -238,34 +296,44 @@ def simulate(
     players: int,
     games: int,
     seed: int,
-    strategy: str = "random",
+    strategy: str | Sequence[str] = "random",
     progress: Progress | None = None,
     *,
     db: CardDatabase | None = None,
     pm: Any = None,
 ) -> SimulationSummary:
-    """Play ``games`` games of ``players`` seats, every seat played by ``strategy``.
+    """Play ``games`` games of ``players`` seats, every seat played by ``strategy`` (a
+    strategy spec, see :mod:`deathangel.plugins.strategies`), or seat ``s`` by
+    ``strategy[s - 1]`` when a list of specs is given.
 
     Game ``i`` (from 0) is ``GameConfig(players, seed=seed + i)`` with bots from
-    :func:`bots`; see the module docstring for why that makes each game reproducible alone.
+    :func:`spec_bots`; see the module docstring for why that makes each game reproducible
+    alone.
 
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
-        strategy, or a bot that chooses an illegal option.
+        strategy or parameter, or a bot that chooses an illegal option.
     """
     if not 1 <= players <= 6:
         raise DeathAngelError(f"players must be between 1 and 6, not {players}")
     if games < 1:
         raise DeathAngelError(f"games must be at least 1, not {games}")
-    factory = strategy_factory(strategy, pm)
+    texts = [strategy] * players if isinstance(strategy, str) else list(strategy)
+    if len(texts) != players:
+        raise DeathAngelError(f"{players} player(s) need {players} strategies, not {len(texts)}")
+    specs = [parse_spec(text) for text in texts]
+    found = strategies(pm)
+    for spec in specs:
+        spec.make(0, found=found)  # an unknown name or parameter fails before any game
     if db is None:
         db = default_database()
-    names = [strategy] * players
+    names = [spec.text for spec in specs]
     wins = losses = rounds = locations = decisions = 0
+    causes: Counter[str] = Counter()
     for i in range(games):
         game_seed = seed + i
         result = play_game(
             GameConfig(players, seed=game_seed),
-            bots(factory, players, game_seed),
+            spec_bots(specs, game_seed, found),
             db=db,
             names=names,
         )
@@ -274,13 +342,16 @@ def simulate(
         rounds += result.rounds
         locations += result.locations_reached
         decisions += result.decisions
+        if result.cause is not None:
+            causes[result.cause] += 1
         if progress is not None:
             progress(i + 1, games)
     return SimulationSummary(
+        causes=tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
         players=players,
         games=games,
         seed=seed,
-        strategy=strategy,
+        strategy=texts[0] if len(set(texts)) == 1 else " | ".join(texts),
         wins=wins,
         losses=losses,
         mean_rounds=rounds / games,

@@ -13,6 +13,7 @@ from deathangel.cli.play import play_cli
 from deathangel.cli.replay import replay_cli
 from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
+from deathangel.cli.strategies import strategies_app
 from deathangel.errors import DeathAngelError
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app = typer.Typer(
 )
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(strategies_app, name="strategies")
 app.command("odds")(odds_cli)
 app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)

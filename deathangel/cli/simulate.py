@@ -31,11 +31,17 @@ def format_summary(summary: SimulationSummary) -> list[str]:
         f"(95% Wilson interval {lo:.2%} – {hi:.2%})",
         f"mean rounds:             {summary.mean_rounds:.2f}",
         f"mean locations reached:  {summary.mean_locations:.2f} (the setup location counts as 1)",
+        *([f"causes of defeat:        {_causes(summary)}"] if summary.causes else []),
     ]
 
 
+def _causes(summary: SimulationSummary, top: int = 4) -> str:
+    shown = [f"{cause} {n / summary.losses:.1%}" for cause, n in summary.causes[:top]]
+    return "; ".join(shown)
+
+
 def _run(
-    players: int, games: int, seed: int, strategy: str, show_progress: bool
+    players: int, games: int, seed: int, strategy: str | list[str], show_progress: bool
 ) -> SimulationSummary:
     # Imported here so that other commands do not pay for the engine at start-up.
     from deathangel.analysis.simulate import simulate
@@ -74,8 +80,13 @@ def simulate_cli(
         int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed + i.")
     ] = 0,
     strategy: Annotated[
-        str, typer.Option("--strategy", help="Strategy at every seat (from the plugins).")
-    ] = "random",
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            help="Strategy spec (NAME, NAME:key=value,... or FILE.toml) at every seat; repeat "
+            "it once per seat to give each seat its own. 'deathangel strategies list' shows them.",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
     ] = False,
@@ -90,8 +101,14 @@ def simulate_cli(
         raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
+    specs = strategy or ["random"]
+    if len(specs) not in (1, players):
+        raise DeathAngelError(
+            f"give --strategy once (every seat) or {players} times (one per seat), "
+            f"not {len(specs)} times"
+        )
     show_progress = not as_json and sys.stderr.isatty()
-    summary = _run(players, games, seed, strategy, show_progress)
+    summary = _run(players, games, seed, specs[0] if len(specs) == 1 else specs, show_progress)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
         return

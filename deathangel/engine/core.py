@@ -55,6 +55,11 @@ class EngineBase:
         """Called at every point inside a phase where the engine could restart from the state
         alone (between two action cards, between two swarms' attacks): a forward model's
         checkpoint, so it replays as little as possible."""
+        self.genestealers_slain = 0
+        """Genestealers (Brood Lords included) slain so far, by any means."""
+        self.deaths: list[tuple[str, str]] = []
+        """``(marine, why)`` for every marine slain, in order: why the game was lost, for
+        simulations and tournaments (not part of the state: a clone starts it anew)."""
         self.faces: list[int] | None = None
         """Every die face rolled, in order; ``None`` = not recorded (see :attr:`revealed`)."""
 
@@ -149,6 +154,7 @@ class EngineBase:
         st.supply += marine.tokens
         marine.tokens = 0
         st.slain.append(name)
+        self.deaths.append((name, why))
         self.note(f"{name} is slain ({why})")
         remaining = 0
         if leftover is not None:
@@ -259,6 +265,8 @@ class EngineBase:
         """Slain or discarded genestealers go to the discard pile; Brood Lords leave play,
         counted as slain unless they merely left with a fallen last marine."""
         st = self.state
+        if slain:
+            self.genestealers_slain += len(cards)
         for card in cards:
             st.protected.discard(card)
             if not self.table.is_brood_lord(card):

@@ -1,19 +1,70 @@
 """The player protocol: anything that answers a decision, given only what its seat may know.
 
-A player has one method, ``choose(observation, decision) -> Option``, returning one of
-``decision.options``. Strategies are registered by plugins (hook ``deathangel_strategies``).
+A player has one required method, ``choose(observation, decision) -> Option``, returning one
+of ``decision.options``. It receives an :class:`~deathangel.engine.observation.Observation`,
+a snapshot value of what its seat may know, never the game. Optional, and looked up by name
+so that any object with ``choose`` is a player:
+
+- ``observes`` (class attribute, default true): a player that never reads the observation
+  (the random bot) sets it false and is handed ``None``, which spares building a snapshot at
+  every decision;
+- ``uses_forward_model`` (default false): a player that calls
+  :func:`deathangel.engine.forward.determinize` sets it true; the game then records what a
+  forward model needs (a small cost every player would otherwise pay);
+- ``start_game(seats, observation)`` and ``end_game(outcome, observation)``: hooks called
+  once before the first and after the last decision, with the seats this player controls
+  (one or several) and the first seat's view;
+- ``replays_on_resume`` (default true): a resumed game asks such a player again at every
+  past decision of its seats, so that a player whose choices depend on its own past (a
+  random stream) picks up where it was. A player whose every choice depends only on its seed
+  and the observation sets it false.
+
+Strategies are offered by name through the ``deathangel_strategies`` hook
+(:mod:`deathangel.plugins.strategies`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from deathangel.engine.decisions import Decision, Option
+if TYPE_CHECKING:
+    from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.observation import Observation
 
 
 class Player(Protocol):
     """What a seat's controller must do."""
 
-    def choose(self, observation: Any, decision: Decision) -> Option:
-        """Return one of ``decision.options``."""
+    def choose(self, observation: Observation | None, decision: Decision) -> Option:
+        """Return one of ``decision.options``. ``observation`` is ``None`` only for a player
+        that declares ``observes = False``."""
         ...
+
+
+def observes(player: object) -> bool:
+    """Whether ``player`` reads its observation (see the module docstring)."""
+    return bool(getattr(player, "observes", True))
+
+
+def uses_forward_model(player: object) -> bool:
+    """Whether ``player`` determinizes observations (see the module docstring)."""
+    return bool(getattr(player, "uses_forward_model", False))
+
+
+def replays_on_resume(player: object) -> bool:
+    """Whether a resumed game should ask ``player`` again at its past decisions."""
+    return bool(getattr(player, "replays_on_resume", True))
+
+
+def start_game(player: object, seats: tuple[int, ...], observation: Observation) -> None:
+    """Call the player's optional ``start_game`` hook."""
+    hook: Any = getattr(player, "start_game", None)
+    if hook is not None:
+        hook(seats, observation)
+
+
+def end_game(player: object, outcome: str, observation: Observation) -> None:
+    """Call the player's optional ``end_game`` hook."""
+    hook: Any = getattr(player, "end_game", None)
+    if hook is not None:
+        hook(outcome, observation)

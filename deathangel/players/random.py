@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
-from deathangel.engine.decisions import Decision, Option
+if TYPE_CHECKING:
+    from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.observation import Observation
 
 
 class RandomPlayer:
-    """Picks a legal option uniformly at random, from its own seeded stream.
+    """Uniform over the legal options.
 
-    Its stream is separate from the game's, so the game's cards and dice stay the same
-    whatever the bot draws (common random numbers across strategies).
+    Draws from its own seeded stream, separate from the game's, so the game's cards and dice
+    stay the same whatever the bot draws (common random numbers across strategies).
     """
+
+    observes = False  # it never looks: spare the snapshot at every decision
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"random-player:{seed}")
 
-    def choose(self, observation: Any, decision: Decision) -> Option:
+    def choose(self, observation: Observation | None, decision: Decision) -> Option:
         options = decision.options
         return options[int(self.rng.random() * len(options))]

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from deathangel.analysis.simulate import (
@@ -78,14 +80,24 @@ def test_game_result_matches_the_game_played_by_hand(players: int, seed: int) ->
     result = play_game(GameConfig(players, seed=seed), bots(RandomPlayer, players, seed))
     travels = sum(1 for line in log if line.startswith("the marines travel to "))
     rounds = sum(1 for line in log if line.startswith("— round "))
-    assert result == GameResult(
+    # Read from the log as a person would: "claw-3 is slain", "the Promethium Tank burns 2
+    # genestealer(s) left", "Brother Leon is slain (slain by genestealers from behind)".
+    labels = set(game.table.gs_labels)
+    slain = sum(1 for line in log if line.removesuffix(" is slain") in labels)
+    slain += sum(int(m.group(1)) for line in log if (m := re.search(r"burns (\d+) genest", line)))
+    deaths = [m.group(1) for line in log if (m := re.fullmatch(r".+ is slain \((.+)\)", line))]
+    assert attrs.evolve(result, seconds=0.0) == GameResult(
         seed=seed,
         players=players,
         outcome=game.outcome or "unfinished",
         rounds=rounds,
         locations_reached=1 + travels,
         decisions=len(game.history),
+        marines_left=len(game.state.formation),
+        genestealers_slain=slain,
+        cause=deaths[-1] if game.outcome == "defeat" else None,
     )
+    assert result.seconds > 0
     assert result.rounds == game.state.round
     assert result.outcome in ("victory", "defeat")
     assert result.won == (result.outcome == "victory")
@@ -131,6 +143,11 @@ def test_simulate_sums_the_games_it_plays_and_each_game_replays_alone() -> None:
         for i in range(games)
     ]
     wins = sum(r.outcome == "victory" for r in results)
+    causes: dict[str, int] = {}
+    for r in results:
+        if r.cause is not None:
+            causes[r.cause] = causes.get(r.cause, 0) + 1
+    assert sum(causes.values()) == games - wins
     assert summary == SimulationSummary(
         players=players,
         games=games,
@@ -141,6 +158,7 @@ def test_simulate_sums_the_games_it_plays_and_each_game_replays_alone() -> None:
         mean_rounds=sum(r.rounds for r in results) / games,
         mean_locations=sum(r.locations_reached for r in results) / games,
         mean_decisions=sum(r.decisions for r in results) / games,
+        causes=tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
     )
     # The last game of the run is the first game of a run that starts at its seed.
     alone = simulate(players, 1, seed + games - 1)

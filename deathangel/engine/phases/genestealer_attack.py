@@ -68,7 +68,8 @@ class GenestealerAttack(EngineBase):
             verdict = SLAIN if roll.value <= len(group) else MISS
             verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
             if verdict == SLAIN:
-                self.kill_marine(marine.name, "slain by genestealers")
+                where = "in front" if marine.facing == side else "from behind"
+                self.kill_marine(marine.name, f"slain by genestealers {where}")
                 return
             if verdict != COUNTER:
                 return
