@@ -1,0 +1,99 @@
+"""How good a position looks: the value a search backs up from a rollout it cut short.
+
+A win or loss alone cannot rank options at a search's budget: most games are lost whatever
+one decision does (measured: random play wins 0.03% of solo games), so almost every rollout
+says 0. This value grades the marines' progress instead — how far through the locations
+they are (RULES §10: a blip pile running dry moves them on), how many marines still stand,
+how much danger is engaged with them, and the support tokens they hold for rerolls — and
+keeps a win worth far more than any position short of it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from attrs import frozen
+
+if TYPE_CHECKING:
+    from deathangel.engine.state import CardTable, GameState
+
+
+@frozen
+class ValueWeights:
+    """How the parts of :func:`position_value` add up (a won game is worth 1)."""
+
+    base: float = 0.05
+    progress: float = 0.45
+    """Through the locations: 0 at the setup location's start, 1 with the last one clear."""
+    alive: float = 0.35
+    """Share of the marines still in the formation."""
+    danger: float = 0.10
+    """Expected marines slain by the next Genestealer Attack, per marine standing (capped
+    at 1): subtracted."""
+    tokens: float = 0.05
+    """Support tokens on marines, per marine standing (capped at 1)."""
+    defeat: float = 0.05
+    """A lost game keeps this share of its progress, so a later defeat ranks above an
+    early one but below any game still going."""
+
+
+DEFAULT_WEIGHTS = ValueWeights()
+
+
+def progress(state: GameState, table: CardTable) -> float:
+    """How far the marines are, 0–1: travels made plus how empty the current location's
+    blip piles are, over the travels to make plus clearing the final location."""
+    setup = state.setup_location
+    if setup is None:
+        return 0.0
+    travels_total = len(setup.location_deck)
+    travels = travels_total - len(state.location_deck)
+    if state.location is None:
+        full = (setup.blips_left, setup.blips_right)
+    else:
+        loc = table.locations[state.location]
+        full = (loc.blips_left, loc.blips_right)
+    left, right = len(state.blips[0]), len(state.blips[1])
+    if state.location_deck:
+        # The first pile to run dry moves the marines on (RULES §10).
+        done = 1.0 - min(left / max(1, full[0]), right / max(1, full[1]))
+    else:
+        # The final location is cleared when both piles and the formation are empty (§11).
+        engaged = state.genestealers_in_formation()
+        done = 1.0 - (left + right + engaged) / max(1, full[0] + full[1] + engaged)
+    return (travels + max(0.0, min(1.0, done))) / (travels_total + 1)
+
+
+def danger(state: GameState, table: CardTable) -> float:
+    """Expected marines slain if every swarm attacked now without rerolls: a swarm slays
+    when the face (0–5) minus its Brood Lords is at most its size (RULES §7)."""
+    total = 0.0
+    lords = table.deck_size
+    for pos in state.formation:
+        for swarm in pos.swarms:
+            if swarm:
+                n = len(swarm) + sum(1 for c in swarm if c >= lords)
+                total += min(6, n + 1) / 6
+    return total
+
+
+def position_value(
+    state: GameState, table: CardTable, weights: ValueWeights = DEFAULT_WEIGHTS
+) -> float:
+    """The value of ``state`` for the marines, in [0, 1]: 1 for a win."""
+    if state.outcome == "victory":
+        return 1.0
+    p = progress(state, table)
+    if state.outcome == "defeat" or not state.formation:
+        return weights.defeat * p
+    standing = len(state.formation)
+    alive = standing / max(1, standing + len(state.slain))
+    tokens = sum(pos.marine.tokens for pos in state.formation)
+    v = (
+        weights.base
+        + weights.progress * p
+        + weights.alive * alive
+        - weights.danger * min(1.0, danger(state, table) / standing)
+        + weights.tokens * min(1.0, tokens / standing)
+    )
+    return max(weights.defeat, min(0.99, v))
