@@ -73,7 +73,11 @@ class GreedyPolicy:
         if kind == d.FACING:
             return _best(options, lambda o: _flip_value(st, o), rng)
         if kind in (d.TARGET_SWARM, d.DOOR_SLAY):
-            return _best(options, lambda o: _swarm_value(st, o), rng)
+            # Events that bring genestealers in ask where they go: the smallest swarm.
+            sign = -1.0 if decision.prompt.startswith("Black Holds") else 1.0
+            return _best(options, lambda o: sign * _swarm_value(st, o), rng)
+        if kind == d.TARGET_MARINE:
+            return _best(options, lambda o: _marine_value(st, decision.prompt, o), rng)
         if kind == d.TARGET_PILE:
             # Discarding from the smaller pile brings travel closer (RULES §10).
             counts = view.counts
@@ -185,11 +189,27 @@ def _flip_value(st: GameState, option: Option) -> float:
 
 
 def _swarm_value(st: GameState, option: Option) -> float:
-    """The biggest swarm."""
-    if option.verb != "target":
+    """The biggest swarm (a card taken from a swarm: the swarm it is in)."""
+    if option.verb not in ("target", "take", "slay_at"):
         return 0.0
-    row, side = option.args
+    row, side = option.args[0], option.args[1]
     return 1.0 + len(st.formation[int(row) - 1].swarms[0 if side == "left" else 1])
+
+
+def _marine_value(st: GameState, prompt: str, option: Option) -> float:
+    """Tokens come from the marine who has most; a marine who loses his tokens has fewest;
+    anything else lands on the marine facing the most."""
+    if option.verb != "marine":
+        return -1.0
+    for row, pos in enumerate(st.formation):
+        if pos.marine.name == option.args[0]:
+            tokens = pos.marine.tokens
+            if prompt.startswith("Stealth Tactics"):
+                return float(tokens)
+            if prompt.startswith("Stalking"):
+                return -float(tokens)
+            return float(_threat(st, row)[0])
+    return 0.0
 
 
 def _move_or_choose_value(option: Option) -> float:

@@ -146,6 +146,9 @@ class MctsPlayer:
         self.policy: RolloutPolicy = policy if policy is not None else GreedyPolicy()
         self.weights = weights
         self.stats = SearchStats()
+        self.last_values: dict[Option, float] = {}
+        """The last search's mean value of each root option it tried (for reports and
+        tests: how the choice was made)."""
 
     # -- the player protocol ------------------------------------------------------------------
 
@@ -236,6 +239,7 @@ class MctsPlayer:
             if own not in keep:
                 keep.append(own)
             survivors = keep
+        self.last_values = {o: _mean(v) for o, v in values.items() if v}
         best = max(survivors, key=lambda o: _mean(values[o]))
         if best == own or not self._clearly_better(values[best], values[own]):
             return own
