@@ -132,7 +132,7 @@ class MctsPlayer:
         if seconds < 0:
             raise ValueError(f"seconds must be 0 (no cap) or more, not {seconds}")
         if horizon < 0:
-            raise ValueError(f"horizon must be 0 (to the end) or more rounds, not {horizon}")
+            raise ValueError(f"horizon must be 0 (to the end) or a number of rounds, not {horizon}")
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         self.seed = seed
@@ -214,7 +214,8 @@ class MctsPlayer:
         options = list(decision.options)
         root = _Node()
         values: dict[Option, dict[int, float]] = {o: {} for o in options}
-        limit = observation.state.round + self.horizon if self.horizon else 1 << 30
+        # The rollout stops as the round ``horizon`` rounds after this one begins.
+        limit = observation.state.round + self.horizon - 1 if self.horizon else 1 << 30
         deadline = started + self.seconds if self.seconds > 0 else math.inf
         rounds = max(1, math.ceil(math.log2(len(options))))
         survivors = options
@@ -353,7 +354,7 @@ def mcts(
 
     :param iterations: rollouts per searched decision (the budget)
     :param seconds: wall-clock cap per decision, 0 for none (breaks reproducibility)
-    :param horizon: rounds after the current one before a rollout is valued; 0: to the end
+    :param horizon: rounds a rollout plays (this one included) before it is valued; 0: to the end
     :param depth: own decisions per iteration chosen in the tree; 1: the root only
     :param exploration: UCB1 exploration constant below the root
     :param margin: least value gain (0-1) over the rollout policy's choice to overrule it

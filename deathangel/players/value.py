@@ -4,8 +4,8 @@ A win or loss alone cannot rank options at a search's budget: most games are los
 one decision does (measured: random play wins 0.03% of solo games), so almost every rollout
 says 0. This value grades the marines' progress instead — how far through the locations
 they are (RULES §10: a blip pile running dry moves them on), how many marines still stand,
-how much danger is engaged with them, and the support tokens they hold for rerolls — and
-keeps a win worth far more than any position short of it.
+and how much danger is engaged with them — weighted as a fit says they predict how far a
+game goes, and keeps a win worth far more than any position short of it.
 """
 
 from __future__ import annotations
@@ -20,21 +20,23 @@ if TYPE_CHECKING:
 
 @frozen
 class ValueWeights:
-    """How the parts of :func:`position_value` add up (a won game is worth 1)."""
+    """How the parts of :func:`position_value` add up.
 
-    base: float = 0.05
-    progress: float = 0.45
-    """Through the locations: 0 at the setup location's start, 1 with the last one clear."""
-    alive: float = 0.35
-    """Share of the marines still in the formation."""
-    danger: float = 0.10
-    """Expected marines slain by the next Genestealer Attack, per marine standing (capped
-    at 1): subtracted."""
-    tokens: float = 0.05
-    """Support tokens on marines, per marine standing (capped at 1)."""
-    defeat: float = 0.05
-    """A lost game keeps this share of its progress, so a later defeat ranks above an
-    early one but below any game still going."""
+    The defaults are a least-squares fit of how far greedy solo games went in the end (their
+    final :func:`progress`, 1 for a win) on these features at each round start: 140,133
+    round starts of 20,000 games (seeds 5000-24999), R² 0.38 (progress alone: 0.15).
+    """
+
+    base: float = 0.18
+    progress: float = 0.86
+    """Per unit of :func:`progress`."""
+    standing: float = 0.07
+    """Per marine standing, counted as in a solo game (six at the start)."""
+    danger: float = 0.097
+    """Per marine the swarms would slay if they attacked now (:func:`danger`): subtracted."""
+    win: float = 1.0
+    """A won game is worth 1 + this, any other position at most 1: a win counts for far
+    more than progress (the value is then scaled back to 0-1)."""
 
 
 DEFAULT_WEIGHTS = ValueWeights()
@@ -80,20 +82,20 @@ def danger(state: GameState, table: CardTable) -> float:
 def position_value(
     state: GameState, table: CardTable, weights: ValueWeights = DEFAULT_WEIGHTS
 ) -> float:
-    """The value of ``state`` for the marines, in [0, 1]: 1 for a win."""
+    """The value of ``state`` for the marines, in [0, 1]: 1 for a win; a lost game is worth
+    the progress it made (what the fit predicts, for a game that has ended)."""
+    top = 1.0 + weights.win
     if state.outcome == "victory":
         return 1.0
     p = progress(state, table)
     if state.outcome == "defeat" or not state.formation:
-        return weights.defeat * p
+        return p / top
     standing = len(state.formation)
-    alive = standing / max(1, standing + len(state.slain))
-    tokens = sum(pos.marine.tokens for pos in state.formation)
+    solo = 6.0 * standing / max(1, standing + len(state.slain))
     v = (
         weights.base
         + weights.progress * p
-        + weights.alive * alive
-        - weights.danger * min(1.0, danger(state, table) / standing)
-        + weights.tokens * min(1.0, tokens / standing)
+        + weights.standing * solo
+        - weights.danger * danger(state, table)
     )
-    return max(weights.defeat, min(0.99, v))
+    return max(0.0, min(1.0, v)) / top
