@@ -132,7 +132,7 @@ def test_overrules_a_policy_that_does_not_attack() -> None:
     game = attack_position()
     decision = game.decision
     assert decision is not None
-    player = MctsPlayer(seed=1, iterations=120, policy=DoneFirst())
+    player = MctsPlayer(seed=1, iterations=120, horizon=2, policy=DoneFirst())
     choice = player.choose(game.observation(1), decision)
     # Attacking a swarm of three that will attack Gideon (RULES §6.3, §7) beats waiting.
     assert choice.verb == "attack"
@@ -145,7 +145,7 @@ def test_keeps_the_policy_choice_when_the_gap_is_not_clear() -> None:
     decision = game.decision
     assert decision is not None
     # No value gain can reach a margin of 1: the search may never overrule.
-    player = MctsPlayer(seed=1, iterations=120, margin=1.0, policy=DoneFirst())
+    player = MctsPlayer(seed=1, iterations=120, horizon=2, margin=1.0, policy=DoneFirst())
     assert player.choose(game.observation(1), decision) == DONE
     assert player.stats.overruled == 0
     assert player.stats.searched == 1
