@@ -101,6 +101,8 @@ class SearchStats:
     """Searches whose choice differed from the rollout policy's."""
     seconds: list[float] = field(factory=list)
     """Wall time of each searched decision."""
+    kinds: dict[str, list[int]] = field(factory=dict)
+    """Decision kind → [searched, overruled]."""
 
 
 class MctsPlayer:
@@ -162,10 +164,14 @@ class MctsPlayer:
             return own
         started = time.perf_counter()
         choice = self._search(observation, decision, own, rng, started)
-        self.stats.searched += 1
-        self.stats.seconds.append(time.perf_counter() - started)
+        stats = self.stats
+        stats.searched += 1
+        stats.seconds.append(time.perf_counter() - started)
+        tally = stats.kinds.setdefault(decision.kind, [0, 0])
+        tally[0] += 1
         if choice != own:
-            self.stats.overruled += 1
+            stats.overruled += 1
+            tally[1] += 1
         return choice
 
     def _situation(self, observation: Observation, decision: Decision) -> str:
