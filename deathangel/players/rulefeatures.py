@@ -1489,6 +1489,35 @@ _f(
 )
 _f("death_of", (TEXT,), NUMBER, "c.death[c.f_row({0})]", "`death_of(name)`: his `death`")
 _f(
+    "activated",
+    (TEXT,),
+    BOOL,
+    "({0} in c.st.activated)",
+    "`activated(terrain)`: whether a terrain card of that name was activated this round",
+)
+_f(
+    "distance",
+    (TEXT,),
+    NUMBER,
+    "c.f_distance_from(o.m + 1, {0})",
+    "`distance(terrain)`: rows between the option's marine and the nearest terrain card of "
+    "that name (99 if there is none or no marine)",
+)
+_f(
+    "distance_from",
+    (NUMBER, TEXT),
+    NUMBER,
+    "c.f_distance_from({0}, {1})",
+    "`distance_from(position, terrain)`: the same from a position",
+)
+_f(
+    "team_distance",
+    (TEXT,),
+    NUMBER,
+    "c.f_team_distance(o.team, {0})",
+    "`team_distance(terrain)`: the least `distance` over the option's team's marines",
+)
+_f(
     "near",
     (TEXT, NUMBER),
     NUMBER,

@@ -202,6 +202,11 @@ def read_rule_file(path: Path, _seen: tuple[Path, ...] = ()) -> RuleFile:
             raise RuleFileError(
                 f"{path}:{m.group(1)}:{m.group(2)}: not valid TOML: {message}"
             ) from None
+        m = re.search(r"\s*\(at end of document\)$", message)
+        if m:
+            end = len(text.splitlines()) or 1
+            message = message[: m.start()] + " before the end of the file"
+            raise RuleFileError(f"{path}:{end}: not valid TOML: {message}") from None
         raise RuleFileError(f"{path}: not valid TOML: {message}") from None
     loc = Locator(text)
 
@@ -240,7 +245,9 @@ def read_rule_file(path: Path, _seen: tuple[Path, ...] = ()) -> RuleFile:
             )
         chain = (*_seen, path.resolve())
         if target.resolve() in chain:
-            raise where("extends", "extends").fail(f"{ref!r} extends itself in a circle")
+            raise where("extends", "extends").fail(
+                f"{ref!r} leads back here: rule files may not extend each other in a circle"
+            )
         base = read_rule_file(target, chain)
 
     fallback = data.get("fallback", base.fallback if base else "random")
