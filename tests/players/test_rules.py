@@ -423,3 +423,23 @@ def test_simulate_refuses_a_broken_rule_file_in_one_line(tmp_path: Path) -> None
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert f"{path}:2:7: [[attack]] rule 1, 'if': unknown name 'fornt'" in lines[0]
+
+
+# -- the documentation -----------------------------------------------------------------------------
+
+
+def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
+    from deathangel.players.rulefeatures import VOCABULARY
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "strategies.md").read_text("utf-8")
+    missing = [
+        name for name, entry in VOCABULARY.items() if f"| `{name}` | {entry.type} |" not in doc
+    ]
+    assert missing == []
+
+
+def test_the_example_rule_file_in_the_docs_loads() -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules_cautious.toml"
+    rules = RuleSet.load(example)
+    assert rules.path == example
+    assert "place_support" in rules.scorers
