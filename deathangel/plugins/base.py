@@ -23,7 +23,7 @@ def deathangel_effects() -> Sequence[EffectSpec]:
 
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
-    from deathangel.players import RandomPlayer
+    from deathangel.players import RandomPlayer, RulesPlayer
     from deathangel.players.mcts import mcts
 
-    return {"random": RandomPlayer, "mcts": mcts}
+    return {"random": RandomPlayer, "rules": RulesPlayer, "mcts": mcts}
