@@ -108,8 +108,8 @@ class SearchStats:
 class MctsPlayer:
     """Information-set MCTS over determinizations, with a rollout policy and a progress value.
 
-    The parameters are those of :func:`mcts` (the strategy's factory), plus the rollout
-    ``policy`` (greedy by default) and the ``weights`` of the value.
+    The parameters are those of :func:`mcts` (the strategy's factory), with the policies as
+    objects (greedy by default) and the ``weights`` of the value.
     """
 
     uses_forward_model = True
@@ -127,6 +127,7 @@ class MctsPlayer:
         confidence: float = 1.0,
         *,
         policy: RolloutPolicy | None = None,
+        rollout: RolloutPolicy | None = None,
         weights: ValueWeights = DEFAULT_WEIGHTS,
     ) -> None:
         if iterations < 1:
@@ -146,6 +147,10 @@ class MctsPlayer:
         self.margin = margin
         self.confidence = confidence
         self.policy: RolloutPolicy = policy if policy is not None else GreedyPolicy()
+        """The bot's own choice, kept unless the search clearly beats it; first tried at a
+        new tree node."""
+        self.rollout: RolloutPolicy = rollout if rollout is not None else self.policy
+        """What plays the rollouts (and other seats' decisions in the tree's game)."""
         self.weights = weights
         self.stats = SearchStats()
         self.last_values: dict[Option, float] = {}
@@ -276,7 +281,7 @@ class MctsPlayer:
         game = determinize(observation, random.Random(seed))
         prng = random.Random(seed ^ 0x5DEECE66D)
         seat = observation.seat
-        policy = self.policy
+        policy = self.rollout
         view = _GameView(game.state, game.table)
         path = [edge]
         game.push(option)
@@ -337,8 +342,20 @@ class MctsPlayer:
         return best[0], best[1], False
 
 
-POLICIES = ("greedy",)
-"""Rollout policies by name, for the strategy's ``policy`` parameter."""
+def policy_named(name: str) -> RolloutPolicy:
+    """A policy by name: ``greedy``, or a rule set (a shipped one's name or a rule file).
+
+    :raises ValueError: for a rule file that does not exist or does not read.
+    """
+    if name == "greedy":
+        return GreedyPolicy()
+    from deathangel.errors import RuleFileError
+    from deathangel.players.rules import RuleSet
+
+    try:
+        return RuleSet.load(name)
+    except RuleFileError as exc:
+        raise ValueError(f"policy: {exc}") from None
 
 
 def mcts(
@@ -350,7 +367,8 @@ def mcts(
     exploration: float = 0.5,
     margin: float = 0.005,
     confidence: float = 1.0,
-    policy: str = "greedy",
+    policy: str = "default",
+    rollout: str = "",
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -363,12 +381,12 @@ def mcts(
     :param horizon: rounds a rollout plays (this one included) before it is valued; 0: to the end
     :param depth: own decisions per iteration chosen in the tree; 1: the root only
     :param exploration: UCB1 exploration constant below the root
-    :param margin: least value gain (0-1) over the rollout policy's choice to overrule it
+    :param margin: least value gain (0-1) over the policy's choice to overrule it
     :param confidence: standard errors of the paired gain it must also clear
-    :param policy: rollout policy (greedy)
+    :param policy: own choices kept unless beaten: greedy, or a rule set (name or file)
+    :param rollout: policy that plays the rollouts, if not the same (greedy or a rule set)
     """
-    if policy not in POLICIES:
-        raise ValueError(f"unknown rollout policy {policy!r}; known: {', '.join(POLICIES)}")
+    own = policy_named(policy)
     return MctsPlayer(
         seed,
         iterations,
@@ -378,7 +396,8 @@ def mcts(
         exploration,
         margin,
         confidence,
-        policy=GreedyPolicy(),
+        policy=own,
+        rollout=policy_named(rollout) if rollout else own,
     )
 
 

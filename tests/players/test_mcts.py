@@ -208,7 +208,7 @@ def test_a_brood_lord_makes_the_same_face_a_kill_worth_searching() -> None:
     [
         ("mcts:iterations=0", "iterations must be at least 1"),
         ("mcts:horizon=-1", "horizon must be"),
-        ("mcts:policy=oracle", "unknown rollout policy 'oracle'"),
+        ("mcts:policy=oracle", "policy: oracle: no such rule file"),
         ("mcts:iterations=many", "takes an int"),
     ],
 )
