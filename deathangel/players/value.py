@@ -63,7 +63,27 @@ def progress(state: GameState, table: CardTable) -> float:
         # The final location is cleared when both piles and the formation are empty (§11).
         engaged = state.genestealers_in_formation()
         done = 1.0 - (left + right + engaged) / max(1, full[0] + full[1] + engaged)
+        done = max(done, _other_victory(state, table))
     return (travels + max(0.0, min(1.0, done))) / (travels_total + 1)
+
+
+LAUNCH_TOKENS = 5
+"""Tokens on the Launch Control Room that make a launch roll certain (a face at most the
+tokens wins, faces 0-5)."""
+
+
+def _other_victory(state: GameState, table: CardTable) -> float:
+    """How near a final location's own victory is, 0–1: the Brood Lords slain of those the
+    Genestealer Lair needs, or the tokens on the Launch Control Room of the five that make
+    its roll certain."""
+    if state.location is None:
+        return 0.0
+    loc = table.locations[state.location]
+    if loc.victory is not None and loc.victory.name == "brood_lords_slain":
+        return len(state.lords_slain) / max(1, len(table.db.brood_lords))
+    if loc.effect is not None and loc.effect.name == "launch_control":
+        return min(1.0, state.location_tokens / LAUNCH_TOKENS)
+    return 0.0
 
 
 def danger(state: GameState, table: CardTable) -> float:

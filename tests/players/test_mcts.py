@@ -290,6 +290,20 @@ def test_progress_at_the_final_location_counts_what_is_left_to_clear() -> None:
     assert progress(state, t) == pytest.approx((3 + (1 - Fraction(6, 12))) / 4)
 
 
+def test_a_final_location_counts_its_own_victory() -> None:
+    t = table()
+    # Genestealer Lair, piles full (6 and 5), nothing engaged: clearing has not begun, but
+    # one of the two Brood Lords is slain — half its victory (both slain wins).
+    lair = solo((BLIPS[0], BLIPS[1][:5]), location="Genestealer Lair")
+    assert progress(lair, t) == 3 / 4
+    lair.lords_slain = [t.gs_by_label["Brood Lord A"]]
+    assert progress(lair, t) == pytest.approx((3 + 1 / 2) / 4)
+    # Launch Control Room (6 and 6): two of the five tokens that make the launch certain.
+    room = solo(BLIPS, location="Launch Control Room")
+    room.location_tokens = 2
+    assert progress(room, t) == pytest.approx((3 + 2 / 5) / 4)
+
+
 def test_danger_is_the_chance_each_swarm_slays() -> None:
     t = table()
     state = solo(
