@@ -7,6 +7,7 @@ Budgets are tiny here (a few rollouts) to keep the suite fast; strength is measu
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from deathangel.engine.randomness import ScriptedDie
 from deathangel.engine.state import GameState
 from deathangel.players.greedy import GreedyPolicy, View
 from deathangel.players.mcts import MctsPlayer, mcts
-from deathangel.players.value import danger, position_value, progress
+from deathangel.players.value import ValueWeights, danger, position_value, progress
 from deathangel.plugins.strategies import StrategySpecError, parse_spec
 
 LOCATIONS = ("Dark Catacombs", "Hibernation Cluster", "Genestealer Lair")
@@ -315,12 +316,21 @@ def test_danger_is_the_chance_each_swarm_slays() -> None:
     assert danger(state, t) == pytest.approx(3 / 6 + 4 / 6)
 
 
-def test_a_win_is_worth_more_than_any_position_and_a_defeat_less() -> None:
+def test_the_value_is_the_logistic_chance_of_a_win() -> None:
     t = table()
-    state = solo(BLIPS, location_deck=LOCATIONS)
-    going = position_value(state, t)
+    state = build_state(
+        [("Brother Leon", "L", 1), ("Brother Valencio", "R")],
+        swarms={(1, "left"): ["claw-1", "claw-2"]},
+        blips=(BLIPS[0][:3], BLIPS[1]),
+        location_deck=LOCATIONS,
+    )
+    state.slain = ["Brother Noctis"]
+    weights = ValueWeights(base=-1.0, progress=2.0, standing=0.5, danger=1.0, tokens=0.25)
+    # Progress 1/8 (half the left pile gone, RULES §10); two of three marines standing count
+    # as four of six; danger 1/2 (two genestealers slay on 0-2); one token counts as two.
+    logit = -1.0 + 2.0 / 8 + 0.5 * 4 - 1.0 / 2 + 0.25 * 2
+    assert position_value(state, t, weights) == pytest.approx(1 / (1 + math.exp(-logit)))
     state.outcome = "victory"
-    assert position_value(state, t) == 1.0
+    assert position_value(state, t, weights) == 1.0
     state.outcome = "defeat"
-    assert position_value(state, t) < going
-    assert 0.0 < going < 1.0
+    assert position_value(state, t, weights) == 0.0
