@@ -110,42 +110,31 @@ def survive_front(p: float, tokens: int, stance: bool) -> float:
 
 class Subject:
     """What one option is about, resolved against the situation: rows are 0-based, ``-1``
-    when the option names none (see the module docstring)."""
+    when the option names none (see the module docstring).
 
-    __slots__ = (
-        "card",
-        "gs",
-        "m",
-        "name",
-        "number",
-        "other",
-        "pile",
-        "t",
-        "team",
-        "terrain",
-        "text",
-        "ts",
-        "verb",
-    )
+    The defaults are class attributes and an option sets only what it names: an option is
+    resolved for every rule pass, and setting a dozen attributes measured a tenth of a
+    decision."""
+
+    m = -1
+    """Row of the marine the option is about (who acts, or who receives)."""
+    other = -1
+    """Row of the other marine of a swap."""
+    t = -1
+    """Row of the swarm, terrain or place the option targets."""
+    ts = -1
+    """Side (0 left, 1 right) of that target."""
+    name = ""
+    team = ""
+    card = ""
+    terrain = ""
+    pile = ""
+    gs = ""
+    text = ""
+    number = 0
 
     def __init__(self, verb: str) -> None:
         self.verb = verb
-        self.m = -1
-        """Row of the marine the option is about (who acts, or who receives)."""
-        self.other = -1
-        """Row of the other marine of a swap."""
-        self.t = -1
-        """Row of the swarm, terrain or place the option targets."""
-        self.ts = -1
-        """Side (0 left, 1 right) of that target."""
-        self.name = ""
-        self.team = ""
-        self.card = ""
-        self.terrain = ""
-        self.pile = ""
-        self.gs = ""
-        self.text = ""
-        self.number = 0
 
 
 _ATTACK_PROMPT = re.compile(r"^(?P<marine>.+) attacks the (?P<side>left|right) swarm at position")
@@ -469,34 +458,41 @@ class Situation:
     def engaged(self) -> list[int]:
         return [a + b for a, b in zip(self.front, self.behind, strict=True)]
 
-    def _reach(self, row: int, side: int) -> list[int]:
-        """Attackable swarm sizes on ``side`` within the range of the marine at ``row``."""
-        sizes = self.threat_sizes[side]
-        rng = self.st.formation[row].marine.range
-        return [sizes[r] for r in range(max(0, row - rng), min(self.n, row + rng + 1))]
+    @lazy
+    def _reach(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """(in_range, behind_in_range, targets, max_target) by row, in one pass: attackable
+        swarms on each side within each marine's range."""
+        sizes = self.threat_sizes
+        n = self.n
+        in_range: list[int] = []
+        behind: list[int] = []
+        targets: list[int] = []
+        biggest: list[int] = []
+        for r, p in enumerate(self.st.formation):
+            m = p.marine
+            lo, hi = max(0, r - m.range), min(n, r + m.range + 1)
+            front = sizes[m.facing][lo:hi]
+            in_range.append(sum(front))
+            behind.append(sum(sizes[1 - m.facing][lo:hi]))
+            targets.append(len(front) - front.count(0))
+            biggest.append(max(front))
+        return [*in_range, 0], [*behind, 0], [*targets, 0], [*biggest, 0]
 
     @lazy
     def in_range(self) -> list[int]:
-        return [sum(self._reach(r, p.marine.facing)) for r, p in enumerate(self.st.formation)] + [0]
+        return self._reach[0]
 
     @lazy
     def behind_in_range(self) -> list[int]:
-        return [
-            sum(self._reach(r, 1 - p.marine.facing)) for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[1]
 
     @lazy
     def targets(self) -> list[int]:
-        return [
-            sum(1 for s in self._reach(r, p.marine.facing) if s)
-            for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[2]
 
     @lazy
     def max_target(self) -> list[int]:
-        return [
-            max(self._reach(r, p.marine.facing), default=0) for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[3]
 
     def _terrain_at(self, row: int, side: int) -> list[str]:
         return [t.name for t in self.st.formation[row].terrain[side]]
@@ -559,17 +555,25 @@ class Situation:
         return list(st.event_discard)
 
     def _weights(self, pool: list[int]) -> dict[str, float]:
-        st = self.st
-        table = self.table
-        setup = st.setup_location
+        """Mean genestealers per terrain card of each colour over the Event cards of
+        ``pool``. Cached across decisions: the same pools recur all game long (measured at a
+        fifth of a decision's time before)."""
+        setup = self.st.setup_location
         major, minor = (setup.major_spawn, setup.minor_spawn) if setup else (1, 1)
+        key = (id(self.table), major, minor, frozenset(pool))
+        found = _WEIGHTS.get(key)
+        if found is not None:
+            return found
         out: dict[str, float] = {}
-        if not pool:
-            return out
+        events = self.table.events
         for e in pool:
-            for box in table.events[e].spawns:
+            for box in events[e].spawns:
                 out[box.color] = out.get(box.color, 0.0) + (major if box.size == "major" else minor)
-        return {c: v / len(pool) for c, v in out.items()}
+        found = {c: v / len(pool) for c, v in out.items()} if pool else {}
+        if len(_WEIGHTS) > 4096:
+            _WEIGHTS.clear()
+        _WEIGHTS[key] = found
+        return found
 
     def spawn_at(self, names: frozenset[str]) -> float:
         weight = self.spawn_weight
@@ -678,11 +682,17 @@ class Situation:
         sizes = self.threat_sizes
         lords = self.lords
         miss = self.miss_faces
-        n = self.n
-        return (
-            [kill_chance(sizes[0][r], lords[0][r], miss[r]) for r in range(n)] + [0.0],
-            [kill_chance(sizes[1][r], lords[1][r], miss[r]) for r in range(n)] + [0.0],
-        )
+        out: tuple[list[float], list[float]] = ([], [])
+        for side in (LEFT, RIGHT):
+            chances = out[side]
+            for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
+                if not size:
+                    chances.append(0.0)
+                elif miss[r]:
+                    chances.append(kill_chance(size, lord, miss[r]))
+                else:
+                    chances.append(_CHANCE[min(size + lord, 63)])
+        return out
 
     @lazy
     def _danger(self) -> tuple[list[float], list[float], list[float]]:
@@ -696,11 +706,23 @@ class Situation:
             m = p.marine
             pf = chance[m.facing][r]
             pb = chance[1 - m.facing][r]
-            st = m.team in stance
-            d = 1 - survive_front(pf, m.tokens, st) * (1 - pb)
+            if not pf and not pb:
+                death.append(0.0)
+                token.append(0.0)
+                flip.append(0.0)
+                continue
+            t = m.tokens
+            if stance and m.team in stance:
+                d = 1 - survive_front(pf, t, True) * (1 - pb)
+                token.append(d - (1 - survive_front(pf, t + 1, True) * (1 - pb)))
+                flip.append(d - (1 - survive_front(pb, t, True) * (1 - pf)))
+            else:
+                # Rerolls while the roll loses: a loss needs every roll to lose (§6.4).
+                lf = pf ** (t + 1)
+                d = 1 - (1 - lf) * (1 - pb)
+                token.append((lf - lf * pf) * (1 - pb))
+                flip.append(d - (1 - (1 - pb ** (t + 1)) * (1 - pf)))
             death.append(d)
-            token.append(d - (1 - survive_front(pf, m.tokens + 1, st) * (1 - pb)))
-            flip.append(d - (1 - survive_front(pb, m.tokens, st) * (1 - pf)))
         return [*death, 0.0], [*token, 0.0], [*flip, 0.0]
 
     @lazy
@@ -1064,6 +1086,7 @@ class Situation:
 
 
 _CARD_NAMES: dict[int, frozenset[str]] = {}
+_WEIGHTS: dict[tuple[int, int, int, frozenset[int]], dict[str, float]] = {}
 
 
 def _card_names(table: CardTable) -> frozenset[str]:
