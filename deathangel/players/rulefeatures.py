@@ -543,6 +543,31 @@ class Situation:
         return self._weights(self.event_pool)
 
     @lazy
+    def move_chances(self) -> dict[tuple[str, str], float]:
+        """(move kind, icon) → chance the next Event card's move box is that one, over the
+        cards it may be (:attr:`event_pool`, or the card this seat saw on top)."""
+        events = self.table.events
+        if self.scouted:
+            pool = [next(i for i, e in enumerate(events) if e.name == self.scouted)]
+        else:
+            pool = self.event_pool
+        out: dict[tuple[str, str], float] = {}
+        for e in pool:
+            move = events[e].move
+            if move is not None:
+                key = (move.kind, move.icon)
+                out[key] = out.get(key, 0.0) + 1 / len(pool)
+        return out
+
+    def move_chance(self, gs: str, kind: str) -> float:
+        """Chance the next Event moves a genestealer with this label's icons that way."""
+        card = self.table.gs_by_label.get(gs)
+        if card is None:
+            return 0.0
+        chances = self.move_chances
+        return sum(chances.get((kind, icon), 0.0) for icon in self.table.gs_icons[card])
+
+    @lazy
     def event_pool(self) -> list[int]:
         """The Event cards the next one is drawn from, as far as anyone at the table knows."""
         st = self.st
@@ -1455,6 +1480,20 @@ _v(
     LIST,
     "(c.table.gs_icons[c.table.gs_by_label[o.gs]] if o.gs in c.table.gs_by_label else frozenset())",
     "its movement icons (`claw`, `tongue`, `tail`, `head`)",
+)
+
+_v(
+    "flank_chance",
+    NUMBER,
+    "c.move_chance(o.gs, 'flank')",
+    "the chance the next Event's move box flanks it (a swarm in front of a marine goes "
+    "behind him), from the Event cards it may be",
+)
+_v(
+    "adjacent_chance",
+    NUMBER,
+    "c.move_chance(o.gs, 'adjacent')",
+    "the chance the next Event's move box moves it to the next position",
 )
 
 _section("The roll of a `reroll` decision")
