@@ -606,6 +606,19 @@ class Situation:
         return sum(weight.get(terrain[n].color, 0.0) for n in names)
 
     @lazy
+    def side_spawns(self) -> tuple[float, float, float]:
+        """Genestealers expected to spawn on the left and on the right at the next Event
+        (each side draws from its own blip pile), and 0 for an option naming no pile."""
+        weight = self.spawn_weight
+        terrain = self.table.terrain
+        out = [0.0, 0.0, 0.0]
+        for p in self.st.formation:
+            for side in (LEFT, RIGHT):
+                for t in p.terrain[side]:
+                    out[side] += weight.get(terrain[t.name].color, 0.0)
+        return out[0], out[1], 0.0
+
+    @lazy
     def next_spawns(self) -> float:
         """Genestealers expected to spawn in the whole formation at the next Event."""
         return self._formation_spawns(self.spawn_weight)
@@ -1463,6 +1476,8 @@ _v(
     "c.counts.blips_left if o.pile == 'right' else 0)",
     "cards in the other pile",
 )
+_v("pile_spawn", NUMBER, "c.side_spawns[_SIDE_INDEX.get(o.pile, 2)]",
+   "genestealers that pile is expected to send into the formation at the next Event")
 _v(
     "genestealer",
     TEXT,
