@@ -559,6 +559,17 @@ class Situation:
                 out[key] = out.get(key, 0.0) + 1 / len(pool)
         return out
 
+    def swarm_flank(self, o: Subject) -> float:
+        """Chance the next Event flanks the targeted swarm (one of its cards has the icon)."""
+        t, ts = o.t, o.ts
+        if t < 0 or ts < 0 or t >= self.n:
+            return 0.0
+        icons: set[str] = set()
+        for card in self.st.formation[t].swarms[ts]:
+            icons |= self.table.gs_icons[card]
+        chances = self.move_chances
+        return sum(chances.get(("flank", icon), 0.0) for icon in icons)
+
     def move_chance(self, gs: str, kind: str) -> float:
         """Chance the next Event moves a genestealer with this label's icons that way."""
         card = self.table.gs_by_label.get(gs)
@@ -1206,6 +1217,7 @@ _v("door_tokens", NUMBER, "c.door_tokens", "support tokens on Door terrain")
 _v("location_tokens", NUMBER, "c.st.location_tokens", "support tokens on the location card")
 _v("marines", NUMBER, "c.n", "marines alive")
 _v("slain", NUMBER, "len(c.st.slain)", "marines slain so far")
+_v("supported", NUMBER, "(c.n - c.tokens.count(0) + 1)", "marines with at least one support token")
 _v("genestealers", NUMBER, "c.st.genestealers_in_formation()", "genestealers in the formation")
 _v("event", TEXT, "c.event", 'the Event card being resolved ("" if none or not yet shown)')
 _v("scouted", TEXT, "c.scouted", 'the top Event card if this seat has looked at it ("" if not)')
@@ -1440,6 +1452,12 @@ _v(
     "of the marines at both positions",
 )
 _v(
+    "target_flank",
+    NUMBER,
+    "c.swarm_flank(o)",
+    "the chance the next Event's move box flanks the swarm there (behind its marine)",
+)
+_v(
     "target_terrain",
     LIST,
     "c.f_terrain(o.t + 1, ('left', 'right', '')[o.ts])",
@@ -1476,8 +1494,12 @@ _v(
     "c.counts.blips_left if o.pile == 'right' else 0)",
     "cards in the other pile",
 )
-_v("pile_spawn", NUMBER, "c.side_spawns[_SIDE_INDEX.get(o.pile, 2)]",
-   "genestealers that pile is expected to send into the formation at the next Event")
+_v(
+    "pile_spawn",
+    NUMBER,
+    "c.side_spawns[_SIDE_INDEX.get(o.pile, 2)]",
+    "genestealers that pile is expected to send into the formation at the next Event",
+)
 _v(
     "genestealer",
     TEXT,
