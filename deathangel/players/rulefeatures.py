@@ -110,42 +110,31 @@ def survive_front(p: float, tokens: int, stance: bool) -> float:
 
 class Subject:
     """What one option is about, resolved against the situation: rows are 0-based, ``-1``
-    when the option names none (see the module docstring)."""
+    when the option names none (see the module docstring).
 
-    __slots__ = (
-        "card",
-        "gs",
-        "m",
-        "name",
-        "number",
-        "other",
-        "pile",
-        "t",
-        "team",
-        "terrain",
-        "text",
-        "ts",
-        "verb",
-    )
+    The defaults are class attributes and an option sets only what it names: an option is
+    resolved for every rule pass, and setting a dozen attributes measured a tenth of a
+    decision."""
+
+    m = -1
+    """Row of the marine the option is about (who acts, or who receives)."""
+    other = -1
+    """Row of the other marine of a swap."""
+    t = -1
+    """Row of the swarm, terrain or place the option targets."""
+    ts = -1
+    """Side (0 left, 1 right) of that target."""
+    name = ""
+    team = ""
+    card = ""
+    terrain = ""
+    pile = ""
+    gs = ""
+    text = ""
+    number = 0
 
     def __init__(self, verb: str) -> None:
         self.verb = verb
-        self.m = -1
-        """Row of the marine the option is about (who acts, or who receives)."""
-        self.other = -1
-        """Row of the other marine of a swap."""
-        self.t = -1
-        """Row of the swarm, terrain or place the option targets."""
-        self.ts = -1
-        """Side (0 left, 1 right) of that target."""
-        self.name = ""
-        self.team = ""
-        self.card = ""
-        self.terrain = ""
-        self.pile = ""
-        self.gs = ""
-        self.text = ""
-        self.number = 0
 
 
 _ATTACK_PROMPT = re.compile(r"^(?P<marine>.+) attacks the (?P<side>left|right) swarm at position")
@@ -469,34 +458,41 @@ class Situation:
     def engaged(self) -> list[int]:
         return [a + b for a, b in zip(self.front, self.behind, strict=True)]
 
-    def _reach(self, row: int, side: int) -> list[int]:
-        """Attackable swarm sizes on ``side`` within the range of the marine at ``row``."""
-        sizes = self.threat_sizes[side]
-        rng = self.st.formation[row].marine.range
-        return [sizes[r] for r in range(max(0, row - rng), min(self.n, row + rng + 1))]
+    @lazy
+    def _reach(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """(in_range, behind_in_range, targets, max_target) by row, in one pass: attackable
+        swarms on each side within each marine's range."""
+        sizes = self.threat_sizes
+        n = self.n
+        in_range: list[int] = []
+        behind: list[int] = []
+        targets: list[int] = []
+        biggest: list[int] = []
+        for r, p in enumerate(self.st.formation):
+            m = p.marine
+            lo, hi = max(0, r - m.range), min(n, r + m.range + 1)
+            front = sizes[m.facing][lo:hi]
+            in_range.append(sum(front))
+            behind.append(sum(sizes[1 - m.facing][lo:hi]))
+            targets.append(len(front) - front.count(0))
+            biggest.append(max(front))
+        return [*in_range, 0], [*behind, 0], [*targets, 0], [*biggest, 0]
 
     @lazy
     def in_range(self) -> list[int]:
-        return [sum(self._reach(r, p.marine.facing)) for r, p in enumerate(self.st.formation)] + [0]
+        return self._reach[0]
 
     @lazy
     def behind_in_range(self) -> list[int]:
-        return [
-            sum(self._reach(r, 1 - p.marine.facing)) for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[1]
 
     @lazy
     def targets(self) -> list[int]:
-        return [
-            sum(1 for s in self._reach(r, p.marine.facing) if s)
-            for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[2]
 
     @lazy
     def max_target(self) -> list[int]:
-        return [
-            max(self._reach(r, p.marine.facing), default=0) for r, p in enumerate(self.st.formation)
-        ] + [0]
+        return self._reach[3]
 
     def _terrain_at(self, row: int, side: int) -> list[str]:
         return [t.name for t in self.st.formation[row].terrain[side]]
@@ -547,6 +543,42 @@ class Situation:
         return self._weights(self.event_pool)
 
     @lazy
+    def move_chances(self) -> dict[tuple[str, str], float]:
+        """(move kind, icon) → chance the next Event card's move box is that one, over the
+        cards it may be (:attr:`event_pool`, or the card this seat saw on top)."""
+        events = self.table.events
+        if self.scouted:
+            pool = [next(i for i, e in enumerate(events) if e.name == self.scouted)]
+        else:
+            pool = self.event_pool
+        out: dict[tuple[str, str], float] = {}
+        for e in pool:
+            move = events[e].move
+            if move is not None:
+                key = (move.kind, move.icon)
+                out[key] = out.get(key, 0.0) + 1 / len(pool)
+        return out
+
+    def swarm_flank(self, o: Subject) -> float:
+        """Chance the next Event flanks the targeted swarm (one of its cards has the icon)."""
+        t, ts = o.t, o.ts
+        if t < 0 or ts < 0 or t >= self.n:
+            return 0.0
+        icons: set[str] = set()
+        for card in self.st.formation[t].swarms[ts]:
+            icons |= self.table.gs_icons[card]
+        chances = self.move_chances
+        return sum(chances.get(("flank", icon), 0.0) for icon in icons)
+
+    def move_chance(self, gs: str, kind: str) -> float:
+        """Chance the next Event moves a genestealer with this label's icons that way."""
+        card = self.table.gs_by_label.get(gs)
+        if card is None:
+            return 0.0
+        chances = self.move_chances
+        return sum(chances.get((kind, icon), 0.0) for icon in self.table.gs_icons[card])
+
+    @lazy
     def event_pool(self) -> list[int]:
         """The Event cards the next one is drawn from, as far as anyone at the table knows."""
         st = self.st
@@ -559,22 +591,43 @@ class Situation:
         return list(st.event_discard)
 
     def _weights(self, pool: list[int]) -> dict[str, float]:
-        st = self.st
-        table = self.table
-        setup = st.setup_location
+        """Mean genestealers per terrain card of each colour over the Event cards of
+        ``pool``. Cached across decisions: the same pools recur all game long (measured at a
+        fifth of a decision's time before)."""
+        setup = self.st.setup_location
         major, minor = (setup.major_spawn, setup.minor_spawn) if setup else (1, 1)
+        key = (id(self.table), major, minor, frozenset(pool))
+        found = _WEIGHTS.get(key)
+        if found is not None:
+            return found
         out: dict[str, float] = {}
-        if not pool:
-            return out
+        events = self.table.events
         for e in pool:
-            for box in table.events[e].spawns:
+            for box in events[e].spawns:
                 out[box.color] = out.get(box.color, 0.0) + (major if box.size == "major" else minor)
-        return {c: v / len(pool) for c, v in out.items()}
+        found = {c: v / len(pool) for c, v in out.items()} if pool else {}
+        if len(_WEIGHTS) > 4096:
+            _WEIGHTS.clear()
+        _WEIGHTS[key] = found
+        return found
 
     def spawn_at(self, names: frozenset[str]) -> float:
         weight = self.spawn_weight
         terrain = self.table.terrain
         return sum(weight.get(terrain[n].color, 0.0) for n in names)
+
+    @lazy
+    def side_spawns(self) -> tuple[float, float, float]:
+        """Genestealers expected to spawn on the left and on the right at the next Event
+        (each side draws from its own blip pile), and 0 for an option naming no pile."""
+        weight = self.spawn_weight
+        terrain = self.table.terrain
+        out = [0.0, 0.0, 0.0]
+        for p in self.st.formation:
+            for side in (LEFT, RIGHT):
+                for t in p.terrain[side]:
+                    out[side] += weight.get(terrain[t.name].color, 0.0)
+        return out[0], out[1], 0.0
 
     @lazy
     def next_spawns(self) -> float:
@@ -678,11 +731,17 @@ class Situation:
         sizes = self.threat_sizes
         lords = self.lords
         miss = self.miss_faces
-        n = self.n
-        return (
-            [kill_chance(sizes[0][r], lords[0][r], miss[r]) for r in range(n)] + [0.0],
-            [kill_chance(sizes[1][r], lords[1][r], miss[r]) for r in range(n)] + [0.0],
-        )
+        out: tuple[list[float], list[float]] = ([], [])
+        for side in (LEFT, RIGHT):
+            chances = out[side]
+            for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
+                if not size:
+                    chances.append(0.0)
+                elif miss[r]:
+                    chances.append(kill_chance(size, lord, miss[r]))
+                else:
+                    chances.append(_CHANCE[min(size + lord, 63)])
+        return out
 
     @lazy
     def _danger(self) -> tuple[list[float], list[float], list[float]]:
@@ -696,11 +755,23 @@ class Situation:
             m = p.marine
             pf = chance[m.facing][r]
             pb = chance[1 - m.facing][r]
-            st = m.team in stance
-            d = 1 - survive_front(pf, m.tokens, st) * (1 - pb)
+            if not pf and not pb:
+                death.append(0.0)
+                token.append(0.0)
+                flip.append(0.0)
+                continue
+            t = m.tokens
+            if stance and m.team in stance:
+                d = 1 - survive_front(pf, t, True) * (1 - pb)
+                token.append(d - (1 - survive_front(pf, t + 1, True) * (1 - pb)))
+                flip.append(d - (1 - survive_front(pb, t, True) * (1 - pf)))
+            else:
+                # Rerolls while the roll loses: a loss needs every roll to lose (§6.4).
+                lf = pf ** (t + 1)
+                d = 1 - (1 - lf) * (1 - pb)
+                token.append((lf - lf * pf) * (1 - pb))
+                flip.append(d - (1 - (1 - pb ** (t + 1)) * (1 - pf)))
             death.append(d)
-            token.append(d - (1 - survive_front(pf, m.tokens + 1, st) * (1 - pb)))
-            flip.append(d - (1 - survive_front(pb, m.tokens, st) * (1 - pf)))
         return [*death, 0.0], [*token, 0.0], [*flip, 0.0]
 
     @lazy
@@ -1064,6 +1135,7 @@ class Situation:
 
 
 _CARD_NAMES: dict[int, frozenset[str]] = {}
+_WEIGHTS: dict[tuple[int, int, int, frozenset[int]], dict[str, float]] = {}
 
 
 def _card_names(table: CardTable) -> frozenset[str]:
@@ -1145,6 +1217,7 @@ _v("door_tokens", NUMBER, "c.door_tokens", "support tokens on Door terrain")
 _v("location_tokens", NUMBER, "c.st.location_tokens", "support tokens on the location card")
 _v("marines", NUMBER, "c.n", "marines alive")
 _v("slain", NUMBER, "len(c.st.slain)", "marines slain so far")
+_v("supported", NUMBER, "(c.n - c.tokens.count(0) + 1)", "marines with at least one support token")
 _v("genestealers", NUMBER, "c.st.genestealers_in_formation()", "genestealers in the formation")
 _v("event", TEXT, "c.event", 'the Event card being resolved ("" if none or not yet shown)')
 _v("scouted", TEXT, "c.scouted", 'the top Event card if this seat has looked at it ("" if not)')
@@ -1379,6 +1452,12 @@ _v(
     "of the marines at both positions",
 )
 _v(
+    "target_flank",
+    NUMBER,
+    "c.swarm_flank(o)",
+    "the chance the next Event's move box flanks the swarm there (behind its marine)",
+)
+_v(
     "target_terrain",
     LIST,
     "c.f_terrain(o.t + 1, ('left', 'right', '')[o.ts])",
@@ -1416,6 +1495,12 @@ _v(
     "cards in the other pile",
 )
 _v(
+    "pile_spawn",
+    NUMBER,
+    "c.side_spawns[_SIDE_INDEX.get(o.pile, 2)]",
+    "genestealers that pile is expected to send into the formation at the next Event",
+)
+_v(
     "genestealer",
     TEXT,
     "o.gs",
@@ -1432,6 +1517,20 @@ _v(
     LIST,
     "(c.table.gs_icons[c.table.gs_by_label[o.gs]] if o.gs in c.table.gs_by_label else frozenset())",
     "its movement icons (`claw`, `tongue`, `tail`, `head`)",
+)
+
+_v(
+    "flank_chance",
+    NUMBER,
+    "c.move_chance(o.gs, 'flank')",
+    "the chance the next Event's move box flanks it (a swarm in front of a marine goes "
+    "behind him), from the Event cards it may be",
+)
+_v(
+    "adjacent_chance",
+    NUMBER,
+    "c.move_chance(o.gs, 'adjacent')",
+    "the chance the next Event's move box moves it to the next position",
 )
 
 _section("The roll of a `reroll` decision")

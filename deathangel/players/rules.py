@@ -45,6 +45,7 @@ _GLOBALS: dict[str, Any] = {
     },
     "_div": div,
     "_kill_chance": kill_chance,
+    "_SIDE_INDEX": {"left": 0, "right": 1},
 }
 
 

@@ -443,3 +443,22 @@ def test_the_example_rule_file_in_the_docs_loads() -> None:
     rules = RuleSet.load(example)
     assert rules.path == example
     assert "place_support" in rules.scorers
+
+
+def test_the_figures_script_matches_simulate() -> None:
+    """docs/examples/strategy_figures.py makes the docs' rows: its win rate and locations must
+    be those of `deathangel simulate` for the same games."""
+    script = Path(__file__).resolve().parents[2] / "docs" / "examples" / "strategy_figures.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "-p", "2", "-n", "4", "-s", "3", "--by-team"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+    summary = simulate(2, 4, 3, "rules")
+    assert f"{summary.wins} wins" in out
+    assert f"mean locations reached {summary.mean_locations:.2f}" in out
+    # Four games of two seats with two teams each (RULES §3): sixteen team entries in all.
+    rows = [line for line in out.splitlines() if line.count(" | ") == 3 and "games" not in line]
+    assert sum(int(line.split(" | ")[1]) for line in rows) == 16
