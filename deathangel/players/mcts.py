@@ -100,7 +100,8 @@ class SearchStats:
     overruled: int = 0
     """Searches whose choice differed from the rollout policy's."""
     seconds: list[float] = field(factory=list)
-    """Wall time of each searched decision."""
+    """Process time of each searched decision (the time on one core, whatever else the
+    machine runs)."""
     kinds: dict[str, list[int]] = field(factory=dict)
     """Decision kind → [searched, overruled]."""
 
@@ -168,10 +169,11 @@ class MctsPlayer:
         if self._trivial(observation, decision):
             return own
         started = time.perf_counter()
+        cpu = time.process_time()
         choice = self._search(observation, decision, own, rng, started)
         stats = self.stats
         stats.searched += 1
-        stats.seconds.append(time.perf_counter() - started)
+        stats.seconds.append(time.process_time() - cpu)
         tally = stats.kinds.setdefault(decision.kind, [0, 0])
         tally[0] += 1
         if choice != own:
