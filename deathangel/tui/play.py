@@ -42,7 +42,8 @@ from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
 from deathangel.errors import DeathAngelError, SaveFileError
-from deathangel.plugins.strategies import strategy_factory
+from deathangel.players.base import observes, replays_on_resume
+from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
 
 if TYPE_CHECKING:
@@ -80,14 +81,19 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 
 def parse_controller(text: str) -> str:
-    """``"human"`` or ``"bot:NAME"``, normalised; the strategy name is checked when bots are
-    made. :raises DeathAngelError: for anything else."""
+    """``"human"`` or ``"bot:SPEC"`` (a strategy spec: ``NAME``, ``NAME:key=value,...`` or
+    ``FILE.toml``), normalised; the spec is checked when bots are made.
+
+    :raises DeathAngelError: for anything else."""
     value = text.strip()
     if value.lower() == HUMAN:
         return HUMAN
     if value.lower().startswith(BOT_PREFIX) and value[len(BOT_PREFIX) :].strip():
         return BOT_PREFIX + value[len(BOT_PREFIX) :].strip()
-    raise DeathAngelError(f"a seat is 'human' or 'bot:NAME' (e.g. bot:random), not {text!r}")
+    raise DeathAngelError(
+        f"a seat is 'human' or 'bot:STRATEGY' (e.g. bot:random, bot:mcts:iterations=200), "
+        f"not {text!r}"
+    )
 
 
 def is_bot(controller: str) -> bool:
@@ -95,24 +101,27 @@ def is_bot(controller: str) -> bool:
 
 
 def make_bots(game: Game, seats: Mapping[int, str], *, pm: Any = None) -> dict[int, Player]:
-    """One bot for every ``bot:NAME`` seat, seeded from the game's seed and its seat, and
-    brought up to the game's present by being asked again at every past decision of its seat.
+    """One bot for every ``bot:SPEC`` seat, seeded from the game's seed and its seat, and —
+    if its choices depend on its own past (see :mod:`deathangel.players.base`) — brought up
+    to the game's present by being asked again at every past decision of its seat.
 
-    :raises DeathAngelError: for an unknown strategy (listing the known ones).
+    :raises DeathAngelError: for an unknown strategy or parameter (listing what exists).
     """
     bots: dict[int, Player] = {}
+    found = strategies(pm)
     for seat, controller in sorted(seats.items()):
         if is_bot(controller):
-            factory = strategy_factory(controller[len(BOT_PREFIX) :], pm)
-            bots[seat] = factory(seed=bot_seed(game.config.seed, seat))
-    if bots and game.history:
+            spec = parse_spec(controller[len(BOT_PREFIX) :])
+            bots[seat] = spec.make(bot_seed(game.config.seed, seat), found=found)
+    catch_up = {seat: bot for seat, bot in bots.items() if replays_on_resume(bot)}
+    if catch_up and game.history:
         past = Game(game.config, db=game.db)
         for option in game.history:
             decision = past.decision
             assert decision is not None, "the history is longer than the game"
-            bot = bots.get(decision.seat)
+            bot = catch_up.get(decision.seat)
             if bot is not None:
-                bot.choose(past.observation(decision.seat), decision)
+                bot.choose(past.observation(decision.seat) if observes(bot) else None, decision)
             past.push(option)
     return bots
 
@@ -401,7 +410,8 @@ class PlaySession:
 
     def _bot_turn(self, decision: Decision) -> None:
         seat = decision.seat
-        option = self.bots[seat].choose(self.game.observation(seat), decision)
+        bot = self.bots[seat]
+        option = bot.choose(self.game.observation(seat) if observes(bot) else None, decision)
         position = len(self.game.log)
         self.game.apply(option)
         who = f"Seat {seat} ({self.seats[seat]})"

@@ -400,7 +400,7 @@ def test_commands_work_at_any_prompt_and_option_text_is_an_answer(tmp_path: Path
 def test_bad_options_are_refused_in_one_line(tmp_path: Path) -> None:
     cases = {
         ("play", "-p", "7"): "--players must be between 1 and 6",
-        ("play", "--seat", "1=robot"): "a seat is 'human' or 'bot:NAME'",
+        ("play", "--seat", "1=robot"): "a seat is 'human' or 'bot:STRATEGY'",
         ("play", "--seat", "1=bot:nobody"): "unknown strategy 'nobody'",
         ("play", "--seat", "3=bot:random"): "--seat names seat 3",
         ("play", "-p", "2", "--team", "1=green,pink"): "unknown team 'pink'",
