@@ -298,10 +298,6 @@ class GameState:
                 return i
         raise ValueError(f"marine {name!r} is not in the formation")
 
-    def team_rows(self, team: str) -> list[int]:
-        """Rows of the team's living marines, top first."""
-        return [i for i, pos in enumerate(self.formation) if pos.marine.team == team]
-
     def tokens_in_play(self) -> int:
         """Support tokens everywhere, supply included: always the database's total (§12)."""
         total = self.supply + self.location_tokens

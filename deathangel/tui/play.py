@@ -53,8 +53,6 @@ BOT_PREFIX = "bot:"
 
 EXIT_OK = 0
 """The game ended (won or lost), or a person quit."""
-EXIT_ERROR = 1
-"""A bad option, save file or strategy: one ``error:`` line."""
 EXIT_INPUT_ENDED = 2
 """The answers ran out (end of the input file, Ctrl-D) before the game ended."""
 EXIT_INTERRUPTED = 130

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from deathangel.engine.decisions import Flow
     from deathangel.engine.rounds import Engine
 
-Choice = Generator[Decision, Option, Option]
-
 
 def best(scored: Iterable[tuple[Option, int]]) -> list[Option]:
     """The options that achieve the most (RULES §8: a choice must do the most it can)."""

@@ -431,9 +431,3 @@ class CardAbilities(Abilities["Engine"]):
         if location.victory is None:
             return False
         return self.victory_effects[location.victory.name](engine, location.victory.params)
-
-
-def card_abilities_for(db: CardDatabase) -> Callable[[], CardAbilities]:
-    """A factory that builds the abilities of ``db`` once and shares them across games."""
-    built = CardAbilities(db)
-    return lambda: built

@@ -6,9 +6,11 @@ exists, and where the card implies a maximum the chooser must pick a target that
 most it can (:func:`deathangel.engine.effects.common.best`). When every legal choice would leave the
 game the same (no valid target, or nothing the card could change), nothing is asked (§14.3).
 
-Each function is a generator: nothing happens until the engine drives it. Movements made by
-an ability (Surrounded, Flanking Manoeuvre) are not move-box movements and do not set the
-"moved this Event" flags of §8.3; neither card has a move box, so the base game never tells.
+Each returns a flow that the engine drives at once (``yield from``): one that may ask is a
+generator; one that never asks acts when called and returns
+:func:`~deathangel.engine.decisions.no_questions`. Movements made by an ability (Surrounded,
+Flanking Manoeuvre) are not move-box movements and do not set the "moved this Event" flags of
+§8.3; neither card has a move box, so the base game never tells.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
-from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.decisions import Decision, Option, no_questions
 from deathangel.engine.effects.common import (
     best,
     engaged_count,
@@ -104,8 +106,7 @@ def flank_all(engine: Engine, params: Mapping[str, Any]) -> Flow:
                 pos.swarms[side] = []
                 moved += len(swarm)
     engine.note(f"{moved} genestealer(s) flank")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- genestealers appear -----------------------------------------------------------------------
@@ -153,8 +154,7 @@ def spawn_before_unengaged(engine: Engine, params: Mapping[str, Any]) -> Flow:
     ]
     for row in unengaged:
         engine.spawn(row, st.formation[row].marine.facing, 1)
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- support tokens ----------------------------------------------------------------------------
@@ -167,8 +167,7 @@ def engaged_lose_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
         if (pos.swarms[LEFT] or pos.swarms[RIGHT]) and pos.marine.tokens:
             n = return_tokens(engine, pos.marine.name)
             engine.note(f"{pos.marine.name} loses {n} support token(s)")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 def lose_all_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -207,8 +206,7 @@ def door_tokens(engine: Engine, params: Mapping[str, Any]) -> Flow:
     for _ in range(int(params["count"])):
         if not add_door_token(engine, "Door"):
             break
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- marines ------------------------------------------------------------------------------------
@@ -220,8 +218,7 @@ def flip_all(engine: Engine, params: Mapping[str, Any]) -> Flow:
     for pos in engine.state.formation:
         pos.marine.facing = 1 - pos.marine.facing
     engine.note("every marine turns about")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 def roll_or_die(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -407,8 +404,7 @@ def single_attacker_next_round(engine: Engine, params: Mapping[str, Any]) -> Flo
     """Evasion binds the next round (§14.13): the dispatcher reads ``("evasion",)`` from the
     round's effects once :meth:`Engine.end_round` has moved it there."""
     engine.state.next_effects.append(("evasion",))
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -446,8 +442,7 @@ def support_before_move_next_round(engine: Engine, params: Mapping[str, Any]) ->
     """Enter Formation binds the next round (§14.13): the dispatcher reads
     ``("enter_formation",)`` before each Move + Activate card."""
     engine.state.next_effects.append(("enter_formation",))
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 EVENT_EFFECTS: dict[str, EventEffect] = {

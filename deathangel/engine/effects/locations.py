@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
 from deathangel.engine.abilities import TerrainEffect, _terrain_at
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option, no_questions
 from deathangel.engine.effects.common import (
     marine_options,
     place_token,
@@ -157,8 +157,7 @@ def face_all(engine: Engine, params: Mapping[str, Any], marine: str | None) -> F
     for pos in engine.state.formation:
         pos.marine.facing = facing
     engine.note(f"every marine turns to face {SIDES[facing]}")
-    return
-    yield  # a generator that asks nothing
+    return no_questions()
 
 
 def spawn_behind_top_marine(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -166,8 +165,7 @@ def spawn_behind_top_marine(engine: Engine, params: Mapping[str, Any], marine: s
     pile of that side (RULES §14.9)."""
     if engine.state.formation:
         spawn_behind(engine, 0, int(params["count"]))
-    return
-    yield
+    return no_questions()
 
 
 def blips_per_marine(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -265,8 +263,7 @@ def flip_facing_terrain(engine: Engine, params: Mapping[str, Any], marine: str |
         if pos.terrain[m.facing]:
             m.facing = 1 - m.facing
             engine.note(f"{m.name} turns to face {SIDES[m.facing]}")
-    return
-    yield
+    return no_questions()
 
 
 def lair(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -322,7 +319,7 @@ def replace_terrain(engine: Engine, params: Mapping[str, Any], marine: str | Non
     st = engine.state
     old, new = str(params["old"]), str(params["new"])
     if _terrain_at(engine, old) is None or _in_a_hand(engine, new):
-        return
+        return no_questions()
     card = _take_terrain(engine, new) or TerrainState(new)
     where = _terrain_at(engine, old)
     assert where is not None
@@ -330,8 +327,7 @@ def replace_terrain(engine: Engine, params: Mapping[str, Any], marine: str | Non
     st.supply += st.formation[row].terrain[side][i].tokens
     st.formation[row].terrain[side][i] = card
     engine.note(f"the {old} is discarded; the {new} takes its place")
-    return
-    yield
+    return no_questions()
 
 
 def control_discard_blip(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -512,11 +508,10 @@ def take_artefact(engine: Engine, marine: str, terrain: str) -> Flow:
     :meth:`CardAbilities.defence` (§14.8)."""
     st = engine.state
     if _take_terrain(engine, terrain) is None:
-        return
+        return no_questions()
     st.artefact = st.team_seat[engine.marine(marine).team]
     engine.note(f"seat {st.artefact} takes the {terrain}")
-    return
-    yield
+    return no_questions()
 
 
 def use_control_panel(engine: Engine, marine: str, terrain: str) -> Flow:

@@ -15,7 +15,7 @@ import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
 from deathangel.cards.load import load_base
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option, no_questions
 from deathangel.engine.effects.dispatch import CardAbilities
 from deathangel.engine.state import LEFT, RIGHT
 
@@ -454,8 +454,7 @@ def test_overwatch_one_attack_per_marine_even_with_tokens_left() -> None:
 
 
 def _no_event_ability(engine, params):
-    return
-    yield
+    return no_questions()
 
 
 def test_overwatch_after_the_move_box_and_before_the_travel_check() -> None:
