@@ -92,8 +92,8 @@ class Observation:
                 else None
             ),
             "artefact_holder": st.artefact,
-            "effects": [list(e) for e in st.effects],
-            "next_effects": [list(e) for e in st.next_effects],
+            "effects": [e.code() for e in st.effects],
+            "next_effects": [e.code() for e in st.next_effects],
             "protected": sorted(labels[c] for c in st.protected),
             "revealed": [[team, card] for _, team, card in st.revealed],
             "my_choices": self.my_choices,

@@ -12,9 +12,12 @@ Conventions: side 0 is left, 1 is right; a marine's ``facing`` is the side he fa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathangel.cards.model import CardDatabase, Event, Location, SetupLocation
+
+if TYPE_CHECKING:
+    from deathangel.engine.lasting import LastingEffect
 
 LEFT = 0
 RIGHT = 1
@@ -233,10 +236,10 @@ class GameState:
         """Genestealers under a Power Field this round."""
         self.activated: set[str] = set()
         """Terrain cards activated this round (each at most once, RULES §6.2)."""
-        self.effects: list[tuple[str, ...]] = []
-        """Effects in force this round that no revealed card carries: ``(name, *args)``,
-        e.g. ``("second_wind", marine)``; cleared at round end."""
-        self.next_effects: list[tuple[str, ...]] = []
+        self.effects: list[LastingEffect] = []
+        """Effects in force this round that no revealed card carries (Second Wind, a spawn
+        limit...); cleared at round end. Immutable values: copies share them."""
+        self.next_effects: list[LastingEffect] = []
         """Effects that come into force next round (Gun Jam, Evasion, Second Wind...)."""
         self.artefact: int | None = None
         """Seat holding the Artefact in hand, if any (RULES §14.8)."""
@@ -345,8 +348,8 @@ class GameState:
             "last_resolved": dict(sorted(self.last_resolved.items())),
             "eliminated": sorted(self.eliminated),
             "slain": list(self.slain),
-            "effects": [list(e) for e in self.effects],
-            "next_effects": [list(e) for e in self.next_effects],
+            "effects": [e.code() for e in self.effects],
+            "next_effects": [e.code() for e in self.next_effects],
             "protected": sorted(gs[c] for c in self.protected),
             "artefact": self.artefact,
             "lords_slain": [gs[c] for c in self.lords_slain],

@@ -15,6 +15,13 @@ import random
 import re
 from typing import TYPE_CHECKING
 
+from deathangel.engine.lasting import (
+    ENTER_FORMATION,
+    EVASION,
+    GunJam,
+    LastingEffect,
+    SecondWind,
+)
 from deathangel.engine.state import (
     LEFT,
     RIGHT,
@@ -506,24 +513,24 @@ class _Builder:
                 (st.team_seat[t] for _, t, _ in order if t not in st.eliminated), 1
             )
 
-    def effect_list(self, spec: EffectsSpec, where: str) -> list[tuple[str, ...]]:
+    def effect_list(self, spec: EffectsSpec, where: str) -> list[LastingEffect]:
         prefix = f"{where}." if where else ""
-        effects: list[tuple[str, ...]] = []
+        effects: list[LastingEffect] = []
         alive = {p.marine.name for p in self.st.formation}
         for i, name in enumerate(spec.second_wind, start=1):
             if name not in alive:
                 raise self.fail(
                     f"{prefix}second_wind[{i}]", f"{name!r} is not a marine of the formation"
                 )
-            effects.append(("second_wind", name))
+            effects.append(SecondWind(name))
         for i, team in enumerate(spec.gun_jam, start=1):
             if team not in self.st.team_seat:
                 raise self.fail(f"{prefix}gun_jam[{i}]", f"{team!r} is not a seated team")
-            effects.append(("gun_jam", team))
+            effects.append(GunJam(team))
         if spec.evasion:
-            effects.append(("evasion",))
+            effects.append(EVASION)
         if spec.enter_formation:
-            effects.append(("enter_formation",))
+            effects.append(ENTER_FORMATION)
         return effects
 
     def effects(self) -> None:

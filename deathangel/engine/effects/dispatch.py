@@ -19,6 +19,14 @@ from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, Terrain
 from deathangel.engine.decisions import DONE, Decision, Option
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
+from deathangel.engine.lasting import (
+    ENTER_FORMATION,
+    EVASION,
+    GunJam,
+    LeadUsed,
+    SecondWind,
+    SpawnLimit,
+)
 from deathangel.engine.randomness import Roll
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 from deathangel.errors import CardDataError, PluginError
@@ -185,7 +193,7 @@ class CardAbilities(Abilities["Engine"]):
 
     def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
         """Gun Jam: the jammed team may not choose its Attack card this round."""
-        if ("gun_jam", team) in engine.state.effects:
+        if GunJam(team) in engine.state.effects:
             return frozenset(
                 a.name for a in engine.table.db.team(team).actions if a.kind == "attack"
             )
@@ -199,7 +207,7 @@ class CardAbilities(Abilities["Engine"]):
     def before_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
         """Enter Formation: before each Move + Activate card, one token on any marine."""
         st = engine.state
-        if ("enter_formation",) not in st.effects or st.supply <= 0:
+        if ENTER_FORMATION not in st.effects or st.supply <= 0:
             return
         options = [Option("marine", (p.marine.name,)) for p in st.formation]
         options.append(DONE)
@@ -262,7 +270,7 @@ class CardAbilities(Abilities["Engine"]):
 
     def attackers_limit(self, engine: Engine, team: str) -> int | None:
         """Evasion: this round an Attack card lets only one marine of its team attack."""
-        return 1 if ("evasion",) in engine.state.effects else None
+        return 1 if EVASION in engine.state.effects else None
 
     def attacks_allowed(self, engine: Engine, card: str | None, marine: str) -> int:
         params = self._effect(card, "multiple_attacks")
@@ -339,7 +347,7 @@ class CardAbilities(Abilities["Engine"]):
         effect = self._revealed_effect(engine, team)
         if effect is None or effect.name != "slay_grants_support":
             return
-        if st.effects.count(("lead_used", team)) >= int(effect.params["times"]):
+        if st.effects.count(LeadUsed(team)) >= int(effect.params["times"]):
             return
         options = [Option("marine", (p.marine.name,)) for p in st.formation]
         options.append(DONE)
@@ -347,7 +355,7 @@ class CardAbilities(Abilities["Engine"]):
             st.team_seat[team], d.PLACE_SUPPORT, options, "Lead by Example: place a token?"
         )
         if choice.verb == "marine":
-            st.effects.append(("lead_used", team))
+            st.effects.append(LeadUsed(team))
             place_token(engine, str(choice.args[0]))
 
     # -- defence --------------------------------------------------------------------------------
@@ -373,7 +381,7 @@ class CardAbilities(Abilities["Engine"]):
                 and roll.face not in params["faces"]
             ):
                 miss = True
-        if ("second_wind", marine) in st.effects and roll.face == 0:
+        if SecondWind(marine) in st.effects and roll.face == 0:
             miss = True
         if counter:
             engine.note(f"{marine} counter-attacks")
@@ -405,9 +413,9 @@ class CardAbilities(Abilities["Engine"]):
         """Core Cogitator: a chosen terrain spawns at most N in total this Event phase."""
         st = engine.state
         for i, effect in enumerate(st.effects):
-            if effect[0] == "limit_spawn" and effect[1] == terrain:
-                allowed = min(count, int(effect[2]))
-                st.effects[i] = ("limit_spawn", terrain, str(int(effect[2]) - allowed))
+            if isinstance(effect, SpawnLimit) and effect.terrain == terrain:
+                allowed = min(count, effect.left)
+                st.effects[i] = SpawnLimit(terrain, effect.left - allowed)
                 return allowed
         return count
 
@@ -422,7 +430,7 @@ class CardAbilities(Abilities["Engine"]):
     def on_entering(self, engine: Engine, location: Location) -> Flow:
         # A spawn limit named a terrain card of the location just left: it ends with it.
         st = engine.state
-        st.effects = [e for e in st.effects if e[0] != "limit_spawn"]
+        st.effects = [e for e in st.effects if not isinstance(e, SpawnLimit)]
         if location.ability != "on_entering" or location.effect is None:
             return
         yield from self.location_effects[location.effect.name](engine, location.effect.params, None)

@@ -34,6 +34,7 @@ from deathangel.engine.effects.common import (
 )
 from deathangel.engine.effects.locations import add_door_token
 from deathangel.engine.formation import swarm_destination
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES, MarineState, Position
 
 if TYPE_CHECKING:
@@ -401,9 +402,9 @@ def swarm_to_blips(engine: Engine, params: Mapping[str, Any]) -> Flow:
 
 
 def single_attacker_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
-    """Evasion binds the next round (§14.13): the dispatcher reads ``("evasion",)`` from the
+    """Evasion binds the next round (§14.13): the dispatcher reads :data:`EVASION` from the
     round's effects once :meth:`Engine.end_round` has moved it there."""
-    engine.state.next_effects.append(("evasion",))
+    engine.state.next_effects.append(EVASION)
     return no_questions()
 
 
@@ -425,23 +426,23 @@ def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_TEAM, options, f"{_card(engine)}: jam which team's guns?"
     )
-    st.next_effects.append(("gun_jam", str(choice.args[0])))
+    st.next_effects.append(GunJam(str(choice.args[0])))
 
 
 def zero_defence_misses_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Second Wind (Instinct), binding the next round (§14.13): any marine is valid; the
-    dispatcher reads ``("second_wind", name)`` in his defence rolls."""
+    dispatcher reads :class:`SecondWind` in his defence rolls."""
     st = engine.state
     row = yield from _choose_marine(
         engine, marine_options(engine), "which marine gets a second wind?"
     )
-    st.next_effects.append(("second_wind", st.formation[row].marine.name))
+    st.next_effects.append(SecondWind(st.formation[row].marine.name))
 
 
 def support_before_move_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Enter Formation binds the next round (§14.13): the dispatcher reads
-    ``("enter_formation",)`` before each Move + Activate card."""
-    engine.state.next_effects.append(("enter_formation",))
+    :data:`ENTER_FORMATION` before each Move + Activate card."""
+    engine.state.next_effects.append(ENTER_FORMATION)
     return no_questions()
 
 

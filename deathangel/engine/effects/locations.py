@@ -45,6 +45,7 @@ from deathangel.engine.effects.common import (
     swarm_options,
     target_of,
 )
+from deathangel.engine.lasting import SpawnLimit
 from deathangel.engine.state import LEFT, RIGHT, SIDES, TerrainState
 
 if TYPE_CHECKING:
@@ -412,7 +413,7 @@ def limit_spawn(engine: Engine, params: Mapping[str, Any], marine: str | None) -
         _seat(engine, marine), d.TARGET_TERRAIN, options, "Core Cogitator: limit which terrain?"
     )
     name = str(choice.args[0])
-    st.effects.append(("limit_spawn", name, str(int(params["max"]))))
+    st.effects.append(SpawnLimit(name, int(params["max"])))
     engine.note(f"at most {params['max']} genestealer(s) may spawn at the {name} this Event")
 
 
