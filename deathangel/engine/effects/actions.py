@@ -66,7 +66,7 @@ def move_swarm(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         if 0 <= r < len(st.formation) and (r, s) != (row, side)
     ]
     where = yield from engine.ask(seat, d.TARGET_SWARM, places, f"{card}: move it where?")
-    drow, dside = int(where.args[0]) - 1, SIDES.index(str(where.args[1]))
+    drow, dside = target_of(where)
     cards = st.formation[row].swarms[side]
     st.formation[row].swarms[side] = []
     # It joins a swarm already there once this card has resolved (FAQ): nothing else
@@ -148,7 +148,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
     choice = yield from engine.ask(seat, d.TARGET_PILE, options, f"{card}: discard the top of?")
     if choice.verb == "done":
         return
-    first = SIDES.index(str(choice.args[0]))
+    first = choice.side()
     _discard_top(engine, first)
     other = 1 - first
     mine = set(st.seats[seat - 1])
@@ -165,7 +165,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
     )
     if pay.verb == "done":
         return
-    return_tokens(engine, str(pay.args[0]), 1)
+    return_tokens(engine, pay.text("marine"), 1)
     _discard_top(engine, other)
 
 

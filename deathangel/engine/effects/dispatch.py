@@ -215,7 +215,7 @@ class CardAbilities(Abilities["Engine"]):
             st.team_seat[team], d.PLACE_SUPPORT, options, "Enter Formation: place a token?"
         )
         if choice.verb == "marine":
-            place_token(engine, str(choice.args[0]))
+            place_token(engine, choice.text("marine"))
 
     def swap_options(self, engine: Engine, team: str, card: str, swapped: set[str]) -> list[Option]:
         """Reorganize: swaps with any marine of the formation, not only a neighbour."""
@@ -308,7 +308,7 @@ class CardAbilities(Abilities["Engine"]):
         """Heroic Charge: slay up to N within reach on either side, then risk his life."""
         params = self._effect(card, "heroic_charge")
         assert params is not None and option.verb == "charge"
-        marine = str(option.args[0])
+        marine = option.text("marine")
         st = engine.state
         seat = st.team_seat[engine.marine(marine).team]
         for _ in range(int(params["up_to"])):
@@ -356,7 +356,7 @@ class CardAbilities(Abilities["Engine"]):
         )
         if choice.verb == "marine":
             st.effects.append(LeadUsed(team))
-            place_token(engine, str(choice.args[0]))
+            place_token(engine, choice.text("marine"))
 
     # -- defence --------------------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ def _choose_marine(
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, f"{_card(engine)}: {what}"
     )
-    return st.marine_row(str(choice.args[0]))
+    return st.marine_row(choice.text("marine"))
 
 
 # -- swarms move -----------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def rescue_marine(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, f"{_card(engine)}: which marine returns?"
     )
-    name = str(choice.args[0])
+    name = choice.text("marine")
     team, card = engine.table.marines[name]
     st.slain.remove(name)
     st.formation.append(Position(MarineState(name, team, card.range, RIGHT, 0)))
@@ -300,7 +300,7 @@ def spend_support_to_slay(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.CHOOSE, options, f"{_card(engine)}: how many tokens does he spend?"
     )
-    n = int(choice.args[0])
+    n = choice.number("count")
     if n == 0:
         return
     return_tokens(engine, marine.name, n)
@@ -342,7 +342,7 @@ def quick_attack(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.ATTACK, options, f"{_card(engine)}: who attacks, and where?"
     )
-    yield from engine.attack(str(choice.args[0]), int(choice.args[2]) - 1)
+    yield from engine.attack(choice.text("marine"), choice.row())
 
 
 # -- blip piles ----------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def discard_blip_top(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_PILE, options, f"{_card(engine)}: discard from which pile?"
     )
-    side = SIDES.index(str(choice.args[0]))
+    side = choice.side()
     pile = st.blips[side]
     for _ in range(min(count, len(pile))):
         st.gs_discard.append(pile.pop())
@@ -426,7 +426,7 @@ def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_TEAM, options, f"{_card(engine)}: jam which team's guns?"
     )
-    st.next_effects.append(GunJam(str(choice.args[0])))
+    st.next_effects.append(GunJam(choice.text("team")))
 
 
 def zero_defence_misses_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:

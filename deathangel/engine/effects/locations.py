@@ -197,7 +197,7 @@ def support_to_marines(engine: Engine, params: Mapping[str, Any], marine: str | 
             choice = yield from engine.ask(
                 seat, d.PLACE_SUPPORT, options, "Munitorium: a support token on which marine?"
             )
-        name = str(choice.args[0])
+        name = choice.text("marine")
         served.add(name)
         place_token(engine, name)
 
@@ -238,7 +238,7 @@ def spawn_behind_unsupported(engine: Engine, params: Mapping[str, Any], marine: 
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, "Dark Catacombs: spawn behind which marine?"
     )
-    spawn_behind(engine, st.marine_row(str(choice.args[0])), int(params["count"]))
+    spawn_behind(engine, st.marine_row(choice.text("marine")), int(params["count"]))
 
 
 def spawn_onto_swarm(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -297,7 +297,7 @@ def lair(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
                 options,
                 f"Genestealer Lair: where do the {SIDES[side]} swarms gather?",
             )
-            target = int(choice.args[1]) - 1
+            target = choice.row()
         gathered = st.formation[target].swarms[side]
         for row, pos in enumerate(st.formation):
             if row != target and pos.swarms[side]:
@@ -341,7 +341,7 @@ def control_discard_blip(engine: Engine, params: Mapping[str, Any], marine: str 
     choice = yield from engine.ask(
         _seat(engine, marine), d.TARGET_PILE, options, "Cryo Control: discard the top of?"
     )
-    _discard_top_blips(engine, SIDES.index(str(choice.args[0])), 1)
+    _discard_top_blips(engine, choice.side(), 1)
     engine.check_end()
 
 
@@ -355,7 +355,7 @@ def support_and_flip(engine: Engine, params: Mapping[str, Any], marine: str | No
     choice = yield from engine.ask(
         seat, d.PLACE_SUPPORT, options, "Apothecarion: a support token on which marine?"
     )
-    name = str(choice.args[0])
+    name = choice.text("marine")
     place_token(engine, name)
     turn = yield from engine.ask(
         seat,
@@ -412,7 +412,7 @@ def limit_spawn(engine: Engine, params: Mapping[str, Any], marine: str | None) -
     choice = yield from engine.ask(
         _seat(engine, marine), d.TARGET_TERRAIN, options, "Core Cogitator: limit which terrain?"
     )
-    name = str(choice.args[0])
+    name = choice.text("terrain")
     st.effects.append(SpawnLimit(name, int(params["max"])))
     engine.note(f"at most {params['max']} genestealer(s) may spawn at the {name} this Event")
 
@@ -484,7 +484,7 @@ def pump_toxin(engine: Engine, params: Mapping[str, Any], marine: str | None) ->
         options,
         f"Toxin Pumping Station: discard {roll.face} card(s) from which blip pile?",
     )
-    _discard_top_blips(engine, SIDES.index(str(choice.args[0])), roll.face)
+    _discard_top_blips(engine, choice.side(), roll.face)
     engine.check_end()
 
 
