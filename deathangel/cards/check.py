@@ -24,7 +24,7 @@ from typing import Any, Final, TypeVar
 
 from attrs import frozen
 
-from deathangel.cards.catalogue import EffectCatalogue, Timing
+from deathangel.cards.catalogue import ACTION_TIMINGS, EffectCatalogue, Timing
 from deathangel.cards.convert import (
     FieldPath,
     Problem,
@@ -38,6 +38,7 @@ from deathangel.cards.files import SUPPORT_TOKENS_KEY, CardFile
 from deathangel.cards.model import (
     ACTION_KINDS,
     ICONS,
+    SUPPORT_TOKENS,
     TERRAIN_COLOURS,
     BroodLord,
     CardDatabase,
@@ -57,20 +58,6 @@ MIN_RANGE: Final = 0
 MAX_RANGE: Final = 3
 """Lowest and highest range a marine card may print."""
 
-_ACTION_TIMINGS: Final[frozenset[Timing]] = frozenset(
-    {
-        "support_after",
-        "move_activate_before",
-        "move_step",
-        "activation",
-        "move_activate_after",
-        "attack",
-        "defence",
-        "end_of_event",
-        "attack_after",
-    }
-)
-"""Timings an action card's effect may use; every other kind of card allows exactly one."""
 
 # -- one card's own checks -------------------------------------------------------------------------
 
@@ -226,7 +213,7 @@ def _unique(seen: dict[_K, _Origin], key: _K, origin: _Origin, path: FieldPath, 
 def _check_effect(
     effect: Effect,
     catalogue: EffectCatalogue,
-    allowed: frozenset[str],
+    allowed: frozenset[Timing],
     where: str,
     origin: _Origin,
     path: FieldPath,
@@ -315,7 +302,8 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
     """Merge files, in order, into one database and check everything that spans cards.
 
     Merging simply concatenates each kind (a plugin adds cards, it does not replace them);
-    genestealer counts add up; ``support_tokens`` may be set once (default 12).
+    genestealer counts add up; ``support_tokens`` may be set once (default
+    :data:`~deathangel.cards.model.SUPPORT_TOKENS`).
     """
     teams: list[tuple[CombatTeam, _Origin]] = []
     lords: list[tuple[BroodLord, _Origin]] = []
@@ -415,7 +403,7 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
                 _check_effect(
                     a.effect,
                     catalogue,
-                    _ACTION_TIMINGS,
+                    ACTION_TIMINGS,
                     "an action card",
                     inner,
                     ("effect",),
@@ -472,7 +460,7 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
         setup_locations=tuple(s for s, _ in setups),
         locations=tuple(loc for loc, _ in locations),
         events=tuple(e for e, _ in events),
-        support_tokens=12 if support_tokens is None else support_tokens[0],
+        support_tokens=SUPPORT_TOKENS if support_tokens is None else support_tokens[0],
     )
 
 

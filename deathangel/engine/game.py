@@ -24,7 +24,17 @@ from deathangel.engine.lasting import from_code
 from deathangel.engine.observation import Observation
 from deathangel.engine.randomness import Die, Streams
 from deathangel.engine.rounds import Engine
-from deathangel.engine.state import LEFT, RIGHT, CardTable, GameState, MarineState, Position
+from deathangel.engine.state import (
+    LEFT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYER_COUNTS,
+    RIGHT,
+    CardTable,
+    GameState,
+    MarineState,
+    Position,
+)
 from deathangel.errors import IllegalChoiceError, SaveFileError
 from deathangel.version import __version__
 
@@ -98,8 +108,8 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     number of teams for a seat.
     """
     db = table.db
-    if not 1 <= config.players <= 6:
-        raise ValueError(f"players must be 1-6, not {config.players!r}")
+    if config.players not in PLAYER_COUNTS:
+        raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, not {config.players!r}")
     setup = db.setup_location_for(config.players)
     per_seat = setup.teams_per_player[config.players]
     colours = [t.color for t in db.teams]

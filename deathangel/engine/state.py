@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from deathangel.cards.model import CardDatabase, Event, Location, SetupLocation
+from deathangel.cards.model import SUPPORT_TOKENS, CardDatabase, Event, Location, SetupLocation
 
 if TYPE_CHECKING:
     from deathangel.engine.lasting import LastingEffect
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 LEFT = 0
 RIGHT = 1
 SIDES = ("left", "right")
+
+PLAYER_COUNTS = range(1, 7)
+"""How many seats a game may have: 1–6 (RULES §3)."""
+MIN_PLAYERS = PLAYER_COUNTS[0]
+MAX_PLAYERS = PLAYER_COUNTS[-1]
 
 PHASES = ("choose_actions", "resolve_actions", "genestealer_attack", "event")
 """The four phases of a round, in order (RULES §4)."""
@@ -210,7 +215,7 @@ class GameState:
         self.setup_location: SetupLocation | None = None
         self.location_tokens = 0
         """Support tokens on the current location card."""
-        self.supply = 12
+        self.supply = SUPPORT_TOKENS
         self.round = 0
         self.phase = "setup"
         self.seats: list[tuple[str, ...]] = []

@@ -18,7 +18,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from deathangel.engine.state import LEFT, RIGHT, SIDES
+from deathangel.engine.state import LEFT, MAX_PLAYERS, MIN_PLAYERS, RIGHT, SIDES
 from deathangel.errors import DeathAngelError
 
 SCENARIO_PHASES = ("choose_actions", "resolve_actions", "genestealer_attack", "event")
@@ -269,7 +269,9 @@ class _Reader:
                 raise self.fail("seats", f"expected a list of lists of team colours, not {raw!r}")
             seats = tuple(self.strs(s, f"seats[{i}]") for i, s in enumerate(raw, start=1))
         default_players = len(seats) if seats is not None else 1
-        players = self.int_(data.get("players", default_players), "players", 1, 6)
+        players = self.int_(
+            data.get("players", default_players), "players", MIN_PLAYERS, MAX_PLAYERS
+        )
         phase = self.str_(data.get("phase", "genestealer_attack"), "phase")
         if phase not in SCENARIO_PHASES:
             raise self.fail("phase", f"{phase!r} is not one of {', '.join(SCENARIO_PHASES)}")

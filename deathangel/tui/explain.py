@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 import deathangel.engine.decisions as d
-from deathangel.engine.randomness import SKULL_FACES
+from deathangel.engine.randomness import DIE_FACES, FACE_COUNT, SKULL_FACES
 from deathangel.engine.state import SIDES
 
 if TYPE_CHECKING:
@@ -216,6 +216,11 @@ def _explain_activate(ctx: _Ctx) -> str:
     return f"{marine} activates the {terrain}: {what}"
 
 
+def _span(faces: Collection[int]) -> str:
+    """``"1-3"``: the lowest and highest of some die faces."""
+    return f"{min(faces)}-{max(faces)}"
+
+
 def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) -> str:
     """Chance of slaying at least one with this roll, and with every reroll he can pay for."""
     row = ctx.marine_row(marine)
@@ -224,12 +229,12 @@ def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) ->
         tokens = max(0, tokens - 1)
     effect = card.effect if card is not None else None
     hits = set(SKULL_FACES)
-    rule = "a skull (1-3) slays 1"
+    rule = f"a skull ({_span(SKULL_FACES)}) slays 1"
     if effect is not None:
         params = effect.params
         if effect.name == "attack_slays_face_value" and params.get("marine") == marine:
-            hits = {1, 2, 3, 4, 5}
-            rule = "slays as many as the face rolled (0-5)"
+            hits = {f for f in DIE_FACES if f > 0}
+            rule = f"slays as many as the face rolled ({_span(DIE_FACES)})"
         elif effect.name == "attack_face_slays":
             faces = {int(f) for f in params.get("faces", ())}
             hits |= faces
@@ -237,7 +242,7 @@ def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) ->
             rule += f", a {shown} slays up to {params.get('up_to')}"
         elif effect.name == "skull_chains_attack" and params.get("marine") == marine:
             rule += " and lets him attack again"
-    p = len(hits) / 6
+    p = len(hits) / FACE_COUNT
     odds = f"{_pct(p)} to slay"
     if tokens:
         odds += (
@@ -503,8 +508,8 @@ _YES_WORDS: dict[str, str] = {
 
 
 def _launch_odds(tokens: int) -> str:
-    """The chance that a roll is at most ``tokens`` (faces 0-5)."""
-    return _pct(min(6, max(0, tokens + 1)) / 6)
+    """The chance that a roll is at most ``tokens``."""
+    return _pct(sum(1 for face in DIE_FACES if face <= tokens) / FACE_COUNT)
 
 
 def _explain_yes(ctx: _Ctx) -> str:

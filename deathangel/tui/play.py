@@ -41,6 +41,7 @@ from rich.text import Text
 from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
+from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.plugins.strategies import strategy_factory
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
@@ -557,8 +558,10 @@ def complete_teams(
         if not 1 <= seat <= players:
             raise DeathAngelError(f"--team names seat {seat}; seats are 1-{players}")
     db = default_database()
-    if not 1 <= players <= 6:
-        raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise DeathAngelError(
+            f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+        )
     per_seat = db.setup_location_for(players).teams_per_player[players]
     taken = {colour for teams in chosen.values() for colour in teams}
     free = [t.color for t in db.teams if t.color not in taken]
@@ -625,8 +628,10 @@ def play(
         log_shown = max(0, len(game.log) - RESUME_CONTEXT)
     else:
         players = 1 if players is None else players
-        if not 1 <= players <= 6:
-            raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+        if players not in PLAYER_COUNTS:
+            raise DeathAngelError(
+                f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+            )
         seed = random_seed() if seed is None else seed
         controllers = _controllers(players, seats)
         config_teams = complete_teams(players, teams or {}, seed)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
+from deathangel.cards.catalogue import ActionTiming
 from deathangel.engine.decisions import DONE, Option
 from deathangel.engine.effects.common import (
     card_of,
@@ -205,14 +206,18 @@ def scout_event_deck(engine: Engine, team: str, card: str, params: Mapping[str, 
         st.scouted = (seat, top)
 
 
-SUPPORT_AFTER: dict[str, ActionEffect] = {
-    "power_field": power_field,
-    "move_swarm": move_swarm,
+ACTION_EFFECTS: dict[ActionTiming, dict[str, ActionEffect]] = {
+    "support_after": {
+        "power_field": power_field,
+        "move_swarm": move_swarm,
+    },
+    "move_activate_after": {
+        "spend_support_to_attack": spend_support_to_attack,
+        "intimidate": intimidate,
+        "discard_blips": discard_blips,
+        "scout_event_deck": scout_event_deck,
+    },
+    "end_of_event": {"overwatch": overwatch},
 }
-MOVE_ACTIVATE_AFTER: dict[str, ActionEffect] = {
-    "spend_support_to_attack": spend_support_to_attack,
-    "intimidate": intimidate,
-    "discard_blips": discard_blips,
-    "scout_event_deck": scout_event_deck,
-}
-END_OF_EVENT: dict[str, ActionEffect] = {"overwatch": overwatch}
+"""The action-card abilities that add steps, by the window where each works (its catalogue
+timing)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Container, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
-from deathangel.cards.catalogue import EffectCatalogue
+from deathangel.cards.catalogue import EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
 from deathangel.engine.decisions import DONE, Decision, Option
@@ -49,7 +49,8 @@ _ATTACK = frozenset(
     }
 )
 _INLINE = _DEFENCE | _ATTACK | {"swap_with_any", "door_bonus_token"}
-_GROUP_OF_TIMING = {
+_END_OF_EVENT = actions.ACTION_EFFECTS["end_of_event"]
+_GROUP_OF_TIMING: dict[Timing, str] = {
     "event": "events",
     "on_entering": "locations",
     "control_panel": "locations",
@@ -80,9 +81,11 @@ class CardAbilities(Abilities["Engine"]):
         self.terrain_effects.update(locations.TERRAIN_EFFECTS)
         self.terrain_effects.update(extra_terrain or {})
         self.action_effects: dict[str, actions.ActionEffect] = {
-            **actions.SUPPORT_AFTER,
-            **actions.MOVE_ACTIVATE_AFTER,
-            **actions.END_OF_EVENT,
+            **{
+                name: impl
+                for group in actions.ACTION_EFFECTS.values()
+                for name, impl in group.items()
+            },
             **(extra_actions or {}),
         }
         self.event_effects = {**events.EVENT_EFFECTS, **(extra_events or {})}
@@ -185,7 +188,7 @@ class CardAbilities(Abilities["Engine"]):
         if (
             effect is not None
             and effect.name in self.action_effects
-            and (effect.name not in actions.END_OF_EVENT)
+            and (effect.name not in _END_OF_EVENT)
         ):
             yield from self.action_effects[effect.name](engine, team, card, effect.params)
 
@@ -422,8 +425,8 @@ class CardAbilities(Abilities["Engine"]):
     def end_of_event(self, engine: Engine) -> Flow:
         """Overwatch: before the travel check, each marine of the team may pay to attack."""
         for team, card, effect in list(self._resolved_cards(engine)):
-            if effect.name in actions.END_OF_EVENT and team not in engine.state.eliminated:
-                yield from actions.END_OF_EVENT[effect.name](engine, team, card, effect.params)
+            if effect.name in _END_OF_EVENT and team not in engine.state.eliminated:
+                yield from _END_OF_EVENT[effect.name](engine, team, card, effect.params)
 
     # -- travel and victory ---------------------------------------------------------------------
 

@@ -163,7 +163,7 @@ def spawn_before_unengaged(engine: Engine, params: Mapping[str, Any]) -> Flow:
 
 def engaged_lose_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Outnumbered: a swarm under a Power Field is still engaged (the Field stops attacks and
-    slaying, not engagement). Lost tokens go back to the supply (§1: the total stays 12)."""
+    slaying, not engagement). Lost tokens go back to the supply (§1: the total never changes)."""
     for pos in engine.state.formation:
         if (pos.swarms[LEFT] or pos.swarms[RIGHT]) and pos.marine.tokens:
             n = return_tokens(engine, pos.marine.name)
