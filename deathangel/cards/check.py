@@ -429,6 +429,11 @@ def _check_references(merged: _Merged) -> None:
                 )
     for loc, origin in merged.locations:
         _check_refs(loc.terrain, terrain_names, origin)
+    _check_spawn_colours(merged)
+
+
+def _check_spawn_colours(merged: _Merged) -> None:
+    """Every Event's spawn box names a colour some terrain card has."""
     colours_in_play = {card.color for card, _ in merged.terrain}
     for event, origin in merged.events:
         for i, spawn in enumerate(event.spawns):
