@@ -149,27 +149,39 @@ class Option:
             raise ValueError(f"not an option code: {code!r}")
         return cls(code[0], tuple(code[1:]))
 
-    def _arg(self, name: str) -> str | int:
-        index = _ARG_INDEX.get(self.verb, {}).get(name)
-        if index is None or index >= len(self.args):
-            raise KeyError(f"{self!r} has no argument {name!r}")
-        return self.args[index]
+    # Each accessor looks its argument up inline: the engine reads one per decision, and a
+    # shared helper call measured ~2% of a solo game under cProfile.
 
     def text(self, name: str) -> str:
         """The argument called ``name`` as text; ``KeyError`` when the option has none."""
-        return str(self._arg(name))
+        try:
+            return str(self.args[_ARG_INDEX[self.verb][name]])
+        except (KeyError, IndexError):
+            raise self._missing(name) from None
 
     def number(self, name: str) -> int:
         """The argument called ``name`` as a number; ``KeyError`` when the option has none."""
-        return int(self._arg(name))
+        try:
+            return int(self.args[_ARG_INDEX[self.verb][name]])
+        except (KeyError, IndexError):
+            raise self._missing(name) from None
 
     def row(self) -> int:
         """The 0-based row of the ``position`` argument (positions are 1-based)."""
-        return int(self._arg("position")) - 1
+        try:
+            return int(self.args[_ARG_INDEX[self.verb]["position"]]) - 1
+        except (KeyError, IndexError):
+            raise self._missing("position") from None
 
     def side(self) -> int:
         """The ``side`` argument as :data:`~deathangel.engine.state.LEFT` or ``RIGHT``."""
-        return SIDES.index(str(self._arg("side")))
+        try:
+            return SIDES.index(str(self.args[_ARG_INDEX[self.verb]["side"]]))
+        except (KeyError, IndexError):
+            raise self._missing("side") from None
+
+    def _missing(self, name: str) -> KeyError:
+        return KeyError(f"{self!r} has no argument {name!r}")
 
     def __repr__(self) -> str:
         if not self.args:

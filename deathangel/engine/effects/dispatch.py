@@ -196,7 +196,9 @@ class CardAbilities(Abilities["Engine"]):
 
     def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
         """Gun Jam: the jammed team may not choose its Attack card this round."""
-        if GunJam(team) in engine.state.effects:
+        effects = engine.state.effects
+        # Most rounds have no effect in force: then no value is built to look for.
+        if effects and GunJam(team) in effects:
             return frozenset(
                 a.name for a in engine.table.db.team(team).actions if a.kind == "attack"
             )
@@ -384,7 +386,7 @@ class CardAbilities(Abilities["Engine"]):
                 and roll.face not in params["faces"]
             ):
                 miss = True
-        if SecondWind(marine) in st.effects and roll.face == 0:
+        if roll.face == 0 and st.effects and SecondWind(marine) in st.effects:
             miss = True
         if counter:
             engine.note(f"{marine} counter-attacks")
