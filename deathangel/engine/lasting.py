@@ -102,8 +102,11 @@ KINDS: tuple[type[LastingEffect], ...] = (
 )
 _BY_NAME: dict[str, type[LastingEffect]] = {kind.NAME: kind for kind in KINDS}
 _INT_FIELDS: dict[str, frozenset[str]] = {
-    kind.NAME: frozenset(f.name for f in fields(kind) if f.type in (int, "int")) for kind in KINDS
+    # Annotations are strings here (``from __future__ import annotations``).
+    kind.NAME: frozenset(f.name for f in fields(kind) if f.type in (int, "int"))
+    for kind in KINDS
 }
+"""The fields of each kind that hold numbers, by effect name."""
 
 
 def from_code(code: Sequence[Any]) -> LastingEffect:
