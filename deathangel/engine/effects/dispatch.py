@@ -386,7 +386,7 @@ class CardAbilities(Abilities["Engine"]):
                 and roll.face not in params["faces"]
             ):
                 miss = True
-        if roll.face == 0 and st.effects and SecondWind(marine) in st.effects:
+        if st.effects and SecondWind(marine) in st.effects and roll.face == 0:
             miss = True
         if counter:
             engine.note(f"{marine} counter-attacks")
