@@ -55,8 +55,13 @@ class EngineBase:
     ) -> Generator[Decision, Option, Option]:
         """Yield a decision, or answer it at once when only one option exists (§14.3)."""
         if len(options) == 1:
-            return options[0]
-        choice = yield Decision(seat, kind, tuple(options), prompt)
+            choice = options[0]
+        else:
+            choice = yield Decision(seat, kind, tuple(options), prompt)
+        if self.state.event_hidden and seat == self.state.current_seat:
+            # Ruling 21: once the current player has made the Instinct choice the card is
+            # public, also to a seat answering what it causes next (a reroll, a slay).
+            self.state.event_hidden = False
         return choice
 
     def marine(self, name: str) -> MarineState:

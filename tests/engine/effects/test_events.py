@@ -898,6 +898,23 @@ def test_an_instinct_event_is_the_current_players_alone_until_he_chooses() -> No
         assert Observation(st, T, seat, None).to_dict()["event_discard"] == ["Quick Instincts"]
 
 
+def test_an_instinct_event_is_public_once_chosen_even_to_the_seat_it_asks_next() -> None:
+    """Ruling 21: seat 2 picks Leon; Leon's controller (seat 1) then decides on a reroll of
+    the 4 the attack rolled, and sees the card that caused it, as everyone does. He rerolls
+    his one token: a 1, a skull, slays claw-1."""
+    st, engine = quick_instincts_for_three([4, 1])
+    flow = engine.event_phase()
+    choice = next(flow)
+    assert event_seen(st, choice) == {1: None, 2: "Quick Instincts", 3: None, None: None}
+    reroll = flow.send(Option("attack", ("Brother Leon", "left", 1)))
+    assert (reroll.seat, reroll.kind) == (1, "reroll")
+    assert event_seen(st, reroll) == {seat: "Quick Instincts" for seat in (1, 2, 3, None)}
+    with pytest.raises(StopIteration):
+        flow.send(Option("reroll"))
+    assert all_swarms(st) == {(3, "left"): ["tail-1"]}
+    assert tokens(st) == [0, 0, 0]
+
+
 # -- Secret Route --------------------------------------------------------------------------
 
 
