@@ -213,8 +213,8 @@ def attack_situations(draw: st.DrawFn) -> tuple[dict[str, Any], str, str]:
     return data, attacker, f"{facing}:{at + 1}"
 
 
-FULL_LIMIT = 12_000
-"""Most positions the full enumeration of a random situation may take (about half a second);
+FULL_LIMIT = 8_000
+"""Most positions the full enumeration of a random situation may take (a third of a second);
 a bigger one is set aside (``reject``) rather than slowing the suite."""
 
 
