@@ -67,6 +67,8 @@ class RunSummary:
     backend: str
     workers: int
     sprt: SprtResult | None = None
+    replayed: int = 0
+    """Batches played again because their worker died."""
 
     @property
     def per_second(self) -> float:
@@ -193,12 +195,14 @@ class Processes:
         return finished, lost
 
     def close(self) -> None:
+        # The pool's own worker processes, and no other child of this process. Batches
+        # already running would finish first: a stopped run does not wait for them.
+        workers = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
-        # Batches already running would finish first; a stopped run does not wait for them.
-        for child in multiprocessing.active_children():
-            child.terminate()
-        for child in multiprocessing.active_children():
-            child.join(timeout=5)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(timeout=5)
 
 
 class Dask:
@@ -333,15 +337,18 @@ def run_tournament(
             progress(done, total, 0.0)
         backend = backend if backend is not None else make_backend(workers, dask)
         run = results.start_run(backend.name, backend.workers)
-        played = failed = 0
+        played = failed = replayed = 0
         status = "finished"
         queue: deque[Task] = deque([first])
         inflight: dict[Any, Task] = {}
         limit = 2 * backend.workers + 1
-        previous = signal.getsignal(signal.SIGTERM)
         in_main = threading.current_thread() is threading.main_thread()
+        previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
         if in_main:
-            signal.signal(signal.SIGTERM, _interrupt)
+            # Both stop the run cleanly, also when the shell started it with SIGINT ignored
+            # (a background job).
+            for sig in previous:
+                signal.signal(sig, _interrupt)
         try:
             stopping = False
             while True:
@@ -355,6 +362,7 @@ def run_tournament(
                 finished, lost = backend.wait(list(inflight))
                 for handle in lost:
                     queue.append(inflight.pop(handle))
+                    replayed += 1
                 for handle, result in finished:
                     inflight.pop(handle)
                     seconds = time.perf_counter() - started
@@ -375,14 +383,24 @@ def run_tournament(
             status = "interrupted"
         finally:
             if in_main:
-                signal.signal(signal.SIGTERM, previous)
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
             backend.close()
             seconds = time.perf_counter() - started
             results.finish_run(run, status, seconds)
         if sprt is not None:
             results.set_meta("sprt", _json(sprt.to_dict()))
         return RunSummary(
-            status, played, failed, done, total, seconds, backend.name, backend.workers, sprt
+            status,
+            played,
+            failed,
+            done,
+            total,
+            seconds,
+            backend.name,
+            backend.workers,
+            sprt,
+            replayed,
         )
 
 

@@ -222,6 +222,10 @@ def summary_lines(summary: RunSummary, config: TournamentConfig, db: Path) -> li
             f"{summary.workers} worker(s), {summary.backend}); "
             f"{summary.done}/{summary.total} stored in {db}."
         ]
+    if summary.replayed:
+        lines.append(
+            f"A worker process died: {summary.replayed} batch(es) it held were played again."
+        )
     if summary.failures:
         lines.append(
             f"{summary.failures} game(s) raised an error: see the failures table "
