@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import importlib.util
 import multiprocessing
 import os
 import signal
@@ -263,11 +264,20 @@ class Dask:
             self._cluster.close()
 
 
+def check_backend(workers: int | None, dask: str | None) -> None:
+    """Refuse now, before a results database is made, options no backend can honour."""
+    if workers is not None and workers < 0:
+        raise DeathAngelError(f"--workers must be 0 or more, not {workers}")
+    if dask is not None and importlib.util.find_spec("distributed") is None:
+        raise MissingExtraError(
+            "--dask needs Dask's distributed package: pip install 'deathangel[cluster]'"
+        )
+
+
 def make_backend(workers: int | None, dask: str | None) -> Backend:
     """The backend the options ask for; ``workers=None`` means every local core."""
+    check_backend(workers, dask)
     n = workers if workers is not None else len(os.sched_getaffinity(0))
-    if n < 0:
-        raise DeathAngelError(f"--workers must be 0 or more, not {n}")
     if dask is not None:
         return Dask(dask, max(1, n))
     if n == 0:
@@ -322,6 +332,8 @@ def run_tournament(
     """
     if batch < 1:
         raise DeathAngelError(f"--batch must be at least 1, not {batch}")
+    if backend is None:
+        check_backend(workers, dask)
     started = time.perf_counter()
     with open_results(db, config, resume=resume) as results:
         states = results.states()
@@ -333,9 +345,9 @@ def run_tournament(
         first = next(tasks, None)
         if first is None or (sprt is not None and sprt.decision is not None):
             return RunSummary("nothing to do", 0, 0, done, total, 0.0, "none", 0, sprt)
+        backend = backend if backend is not None else make_backend(workers, dask)
         if progress is not None:
             progress(done, total, 0.0)
-        backend = backend if backend is not None else make_backend(workers, dask)
         run = results.start_run(backend.name, backend.workers)
         played = failed = replayed = 0
         status = "finished"
