@@ -33,6 +33,7 @@ from attrs import frozen
 from deathangel.analysis.simulate import bots, play_game
 from deathangel.engine.forward import determinize
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.state import PLAYER_COUNTS
 from deathangel.plugins.strategies import StrategyFactory, strategy_factory
 
 TARGET_SOLO_GAMES_PER_S = 200.0
@@ -41,8 +42,6 @@ TARGET_SOLO_GAMES_PER_S = 200.0
 DEFAULT_SECONDS = 1.5
 """Time budget of each measurement when neither ``games`` nor ``seconds`` is given: six
 player counts plus the clone run (twice the budget) make about 12 s."""
-
-PLAYER_COUNTS = (1, 2, 3, 4, 5, 6)
 
 TARGET_DETERMINIZATIONS_PER_S = 10_000.0
 """The goal for the forward model: determinizations per second on one core (issue 10)."""

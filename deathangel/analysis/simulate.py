@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.players.base import end_game, observes, start_game, uses_forward_model
 from deathangel.plugins.strategies import (
@@ -331,8 +332,10 @@ def simulate(
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
         strategy or parameter, or a bot that chooses an illegal option.
     """
-    if not 1 <= players <= 6:
-        raise DeathAngelError(f"players must be between 1 and 6, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise DeathAngelError(
+            f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+        )
     if games < 1:
         raise DeathAngelError(f"games must be at least 1, not {games}")
     texts = [strategy] * players if isinstance(strategy, str) else list(strategy)

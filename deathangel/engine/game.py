@@ -9,6 +9,7 @@ the list of decisions made: replaying that list rebuilds it bit for bit.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from attrs import field, frozen
 from deathangel.cards.model import CardDatabase
 from deathangel.engine.abilities import Abilities
 from deathangel.engine.decisions import CHOOSE_ACTION, Decision, Option
+from deathangel.engine.lasting import from_code
 from deathangel.engine.observation import (
     ForwardData,
     Observation,
@@ -29,7 +31,17 @@ from deathangel.engine.observation import (
 )
 from deathangel.engine.randomness import Die, Streams
 from deathangel.engine.rounds import Engine
-from deathangel.engine.state import LEFT, RIGHT, CardTable, GameState, MarineState, Position
+from deathangel.engine.state import (
+    LEFT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYER_COUNTS,
+    RIGHT,
+    CardTable,
+    GameState,
+    MarineState,
+    Position,
+)
 from deathangel.errors import DeathAngelError, IllegalChoiceError, SaveFileError
 from deathangel.version import __version__
 
@@ -103,8 +115,8 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     number of teams for a seat.
     """
     db = table.db
-    if not 1 <= config.players <= 6:
-        raise ValueError(f"players must be 1-6, not {config.players!r}")
+    if config.players not in PLAYER_COUNTS:
+        raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, not {config.players!r}")
     setup = db.setup_location_for(config.players)
     per_seat = setup.teams_per_player[config.players]
     colours = [t.color for t in db.teams]
@@ -499,7 +511,7 @@ class Game:
                 raise SaveFileError(
                     f"decision {i + 1} of the save cannot be replayed: {exc}"
                 ) from None
-        if ("state" in data and data["state"] != game.state.to_dict(game.table)) or (
+        if ("state" in data and _saved_state(data["state"]) != game.state.to_dict(game.table)) or (
             "pending" in data and data["pending"] != game._pending_dict()
         ):
             raise SaveFileError(
@@ -539,6 +551,21 @@ def new_game(
         handicap=handicap,
     )
     return Game(config, log=log)
+
+
+def _saved_state(state: Any) -> Any:
+    """The state a save recorded, its lasting effects read through their one codec: saves
+    written before effects were typed hold their numbers as strings (``"2"``)."""
+    if not isinstance(state, dict):
+        return state
+    state = dict(state)
+    for key in ("effects", "next_effects"):
+        codes = state.get(key)
+        # A code that does not read is left as saved: the comparison with the replay refuses it.
+        if isinstance(codes, list):
+            with contextlib.suppress(ValueError):
+                state[key] = [from_code(code).code() for code in codes]
+    return state
 
 
 def read_save_file(path: str | Path) -> dict[str, Any]:

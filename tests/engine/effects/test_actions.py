@@ -15,8 +15,9 @@ import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
 from deathangel.cards.load import load_base
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option, no_questions
 from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -454,8 +455,7 @@ def test_overwatch_one_attack_per_marine_even_with_tokens_left() -> None:
 
 
 def _no_event_ability(engine, params):
-    return
-    yield
+    return no_questions()
 
 
 def test_overwatch_after_the_move_box_and_before_the_travel_check() -> None:
@@ -1500,7 +1500,7 @@ def test_full_auto_leon_attacks_three_times_each_its_own_target() -> None:
 def test_evasion_one_marine_attacks_but_with_all_his_attacks() -> None:
     st = _full_auto_state()
     reveal(st, "Full Auto")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[4, 4, 1])
     seen = drive(
         engine.attack_action("red", "Full Auto"),
@@ -1523,7 +1523,7 @@ def test_evasion_one_marine_attacks_but_with_all_his_attacks() -> None:
 def test_evasion_valencio_first_then_leon_is_barred() -> None:
     st = _full_auto_state()
     reveal(st, "Full Auto")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[5])
     seen = drive(engine.attack_action("red", "Full Auto"), [attack("Brother Valencio", "right", 2)])
     assert len(seen) == 1
@@ -1535,7 +1535,7 @@ def test_evasion_on_an_ordinary_attack_card() -> None:
     rows = [("Brother Noctis", "L"), ("Sergeant Gideon", "L")]
     st = build_state(rows, swarms={(1, "left"): ["claw-1"], (2, "left"): ["claw-2"]})
     reveal(st, "Dead Aim")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[2])
     seen = drive(engine.attack_action("green", "Dead Aim"), [attack("Sergeant Gideon", "left", 2)])
     assert len(seen) == 1
@@ -1662,7 +1662,7 @@ SIX = [
 
 def test_gun_jam_bars_that_teams_attack_card() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("gun_jam", "green")]
+    st.effects = [GunJam("green")]
     engine = engine_for(st)
     seen = drive(
         engine.choose_actions(),
@@ -1680,7 +1680,7 @@ def test_gun_jam_bars_that_teams_attack_card() -> None:
 
 def test_gun_jam_with_last_rounds_card_leaves_one_choice_not_asked() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("gun_jam", "green")]
+    st.effects = [GunJam("green")]
     st.last_resolved = {"green": "Block"}
     engine = engine_for(st)
     seen = drive(
@@ -1694,7 +1694,7 @@ def test_gun_jam_with_last_rounds_card_leaves_one_choice_not_asked() -> None:
 def test_next_round_effects_bind_the_next_round_only() -> None:
     """§14.13: Gun Jam, Evasion, Second Wind and Enter Formation bind the next round."""
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.next_effects = [("gun_jam", "green"), ("evasion",), ("enter_formation",)]
+    st.next_effects = [GunJam("green"), EVASION, ENTER_FORMATION]
     engine = engine_for(st)
     assert engine.abilities.barred_actions(engine, "green") == frozenset()
     assert engine.abilities.attackers_limit(engine, "red") is None
@@ -1711,7 +1711,7 @@ def test_next_round_effects_bind_the_next_round_only() -> None:
 
 def test_enter_formation_token_before_each_move_activate_card() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("enter_formation",)]
+    st.effects = [ENTER_FORMATION]
     reveal(st, "Onward, Brothers!", "Reorganize", "Block")
     engine = engine_for(st)
     seen = drive(
@@ -1741,7 +1741,7 @@ def test_enter_formation_token_before_each_move_activate_card() -> None:
 def test_enter_formation_is_optional_and_needs_the_supply() -> None:
     rows = [("Brother Leon", "L", 12), ("Brother Valencio", "R")]
     st = build_state(rows)
-    st.effects = [("enter_formation",)]
+    st.effects = [ENTER_FORMATION]
     reveal(st, "Onward, Brothers!")
     engine = engine_for(st)
     seen = drive(engine.move_activate_action("red", "Onward, Brothers!"), [DONE, DONE])
@@ -1760,7 +1760,7 @@ def test_second_wind_zero_in_defence_misses() -> None:
         rows,
         swarms={(1, "left"): ["claw-1", "claw-2"], (2, "left"): ["tongue-1", "tongue-2"]},
     )
-    st.effects = [("second_wind", "Brother Noctis")]
+    st.effects = [SecondWind("Brother Noctis")]
     # Noctis (behind him): 0 -> miss. Gideon has no Second Wind: 0 <= 2, slain.
     engine = engine_for(st, dice=[0, 0])
     drive(engine.genestealer_attack())
@@ -1772,7 +1772,7 @@ def test_second_wind_zero_in_defence_misses() -> None:
 def test_second_wind_reads_the_face_not_the_value() -> None:
     rows = [("Brother Noctis", "R"), ("Brother Leon", "R")]
     st = build_state(rows, swarms={(1, "left"): ["Brood Lord A", "claw-1"]})
-    st.effects = [("second_wind", "Brother Noctis")]
+    st.effects = [SecondWind("Brother Noctis")]
     # Face 1 (value 0 with the Brood Lord) is not "a 0": 0 <= 2, slain.
     engine = engine_for(st, dice=[1])
     drive(engine.genestealer_attack())

@@ -20,6 +20,7 @@ from deathangel.engine.abilities import MISS, SLAIN
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.effects.dispatch import CardAbilities
 from deathangel.engine.effects.events import EVENT_EFFECTS
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.randomness import Roll
 from deathangel.engine.rounds import Engine
 from deathangel.engine.state import LEFT, RIGHT, GameState
@@ -392,7 +393,7 @@ def test_evasion_binds_the_next_round_only() -> None:
     st = build_state(TWO)
     engine, seen = event_phase(st, "Evasion")
     assert seen == []
-    assert st.next_effects == [("evasion",)]
+    assert st.next_effects == [EVASION]
     assert st.effects == []
     ab = engine.abilities
     assert ab.attackers_limit(engine, "red") is None  # not this round
@@ -496,7 +497,7 @@ def test_gun_jam_a_team_that_revealed_no_attack_card_may_not_choose_it_next_roun
     # Green revealed an Attack card: not a valid target.
     assert [(d.seat, d.kind) for d in seen] == [(2, "target_team")]
     assert seen[0].options == (Option("team", ("yellow",)), Option("team", ("red",)))
-    assert st.next_effects == [("gun_jam", "red")]
+    assert st.next_effects == [GunJam("red")]
     assert st.effects == []
     # Next round red may choose neither Full Auto (jammed) nor Overwatch (resolved last).
     st.last_resolved = {"red": "Overwatch"}
@@ -512,7 +513,7 @@ def test_gun_jam_an_eliminated_team_is_no_target() -> None:
     st.revealed = [(4, "red", "Overwatch"), (16, "green", "Dead Aim")]
     _, seen = effect("gun_jam", st)
     assert seen == []  # red is the only valid team
-    assert st.next_effects == [("gun_jam", "red")]
+    assert st.next_effects == [GunJam("red")]
 
 
 def test_gun_jam_when_every_team_revealed_its_attack_card_nothing_happens() -> None:
@@ -741,7 +742,7 @@ def test_second_wind_a_0_in_defence_misses_next_round_for_the_chosen_marine() ->
         "zero_defence_misses_next_round", st, answers=[marine("Brother Valencio")]
     )
     assert seen[0].options == (marine("Brother Leon"), marine("Brother Valencio"))
-    assert st.next_effects == [("second_wind", "Brother Valencio")]
+    assert st.next_effects == [SecondWind("Brother Valencio")]
     ab = engine.abilities
 
     def verdict(name: str, face: int) -> str:
@@ -840,7 +841,7 @@ def test_enter_formation_next_round_a_move_activate_card_may_first_place_a_token
     st = build_state(TWO)
     engine, seen = event_phase(st, "Enter Formation")
     assert seen == []
-    assert st.next_effects == [("enter_formation",)]
+    assert st.next_effects == [ENTER_FORMATION]
     engine.end_round()
     answers = [marine("Brother Valencio")]
     seen = drive(engine.abilities.before_move_activate(engine, "red", "Onward, Brothers!"), answers)

@@ -20,6 +20,7 @@ from deathangel.cards.load import load_base
 from deathangel.cards.model import SpawnBox
 from deathangel.engine.decisions import Option
 from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.lasting import SpawnLimit
 from deathangel.engine.rounds import Engine
 from deathangel.engine.state import LEFT, RIGHT, GameState
 
@@ -528,7 +529,7 @@ def test_core_cogitator_limits_the_chosen_terrain_for_this_rounds_event_phase() 
         Option("terrain", ("Spore Chimney", 3, "right")),
         Option("terrain", ("Control Panel", 3, "right")),
     }
-    assert st.effects == [("limit_spawn", "Ventilation Duct", "1")]
+    assert st.effects == [SpawnLimit("Ventilation Duct", 1)]
     # A red major box (2 for one player): the Duct takes 1, the Chimney 2.
     drive(engine.spawn_box(SpawnBox("major", "red")))
     assert swarm_labels(st, 1, "left") == ["claw-1"]
