@@ -90,7 +90,7 @@ def report_cli(
             "--plots",
             metavar="DIR",
             help="Write PNG plots into DIR (win rates, locations reached, causes of defeat). "
-            "Needs deathangel[plots].",
+            "Needs deathangel\\[plots].",
         ),
     ] = None,
 ) -> None:

@@ -87,7 +87,7 @@ def tournament_cli(
     config_file: Annotated[
         Path | None,
         typer.Argument(
-            metavar="[CONFIG.toml]",
+            metavar="CONFIG.toml",
             help="A tournament file (docs/tournaments.md); flags replace its values.",
         ),
     ] = None,
@@ -138,7 +138,7 @@ def tournament_cli(
             "--dask",
             metavar="ADDRESS",
             help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
-            "of --workers processes). Needs deathangel[cluster].",
+            "of --workers processes). Needs deathangel\\[cluster].",
         ),
     ] = None,
     batch: Annotated[
@@ -169,8 +169,9 @@ def tournament_cli(
 ) -> None:
     """Play a tournament: every entry on the same seeds in every cell, each game stored.
 
-    Stop it any time (Ctrl-C, even kill -9) and go on with --resume: no game is lost or
-    played twice. Then: deathangel report RESULTS.db.
+    Stop it any time (Ctrl-C, even kill -9); --resume goes on without losing a game.
+
+    Then: deathangel report RESULTS.db
     """
     from deathangel.analysis.runner import run_tournament
     from deathangel.analysis.tournament import build_config
