@@ -123,6 +123,8 @@ class Results:
         path = Path(path)
         if path.exists():
             raise ResultsError(f"{path} already exists")
+        if not path.parent.is_dir():
+            raise ResultsError(f"{path}: the folder {path.parent} does not exist")
         conn = _connect(path)
         meta = {
             "format": FORMAT,

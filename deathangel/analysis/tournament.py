@@ -37,6 +37,7 @@ every player count.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import tomllib
@@ -152,8 +153,26 @@ def canonical_spec(spec: StrategySpec, found: Mapping[str, Strategy]) -> Strateg
     values: dict[str, Any] = {}
     for key in sorted(spec.values):
         value = strategy.parameter(key, where).convert(spec.values[key], where, spec.base)
-        values[key] = str(value) if isinstance(value, Path) else value
+        if isinstance(value, Path):
+            # A file named by a relative path is pinned down (workers and later runs may
+            # start elsewhere); other text (a shipped rule set's name) stays as written.
+            value = str(value.resolve() if value.is_file() else value)
+        values[key] = value
     return StrategySpec(spec.name, values, _spec_text(spec.name, values))
+
+
+def file_digests(entries: Sequence[Entry], found: Mapping[str, Strategy]) -> dict[str, str]:
+    """The SHA-256 of every file a path parameter of an entry names: part of what the
+    tournament is, so a rule file edited between two runs is not resumed as the same."""
+    digests: dict[str, str] = {}
+    for entry in entries:
+        for spec in entry.seats:
+            kinds = {p.name: p.kind for p in found[spec.name].parameters}
+            for key, value in spec.values.items():
+                path = Path(value) if kinds.get(key) == "path" else None
+                if path is not None and path.is_file():
+                    digests[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return dict(sorted(digests.items()))
 
 
 # -- the tournament ------------------------------------------------------------------------------
@@ -172,6 +191,8 @@ class TournamentConfig:
     sprt: SprtDesign | None = None
     plugins: tuple[str, ...] = ()
     """Modules registered as extra plugins, in the parent and in every worker."""
+    files: tuple[tuple[str, str], ...] = ()
+    """(path, SHA-256) of each file the entries' parameters name (see :func:`file_digests`)."""
 
     def game_seed(self, k: int) -> int:
         return self.seed + k
@@ -194,6 +215,7 @@ class TournamentConfig:
             "entries": [e.to_dict() for e in self.entries],
             "sprt": None if self.sprt is None else self.sprt.to_dict(),
             "plugins": list(self.plugins),
+            "files": dict(self.files),
         }
 
     def to_json(self) -> str:
@@ -225,6 +247,7 @@ class TournamentConfig:
             entries=tuple(entries),
             sprt=None if sprt is None else SprtDesign(**sprt),
             plugins=tuple(str(p) for p in data.get("plugins", [])),
+            files=tuple((str(k), str(v)) for k, v in data.get("files", {}).items()),
         )
 
 
@@ -360,7 +383,8 @@ def build_config(
             )
         except KeyError as exc:
             raise TournamentConfigError(f"{where}: [sprt] needs {exc.args[0]}") from None
-    return TournamentConfig(games, seed, tuple(cells), tuple(entries), sprt, tuple(plugins))
+    files = tuple(file_digests(entries, found).items())
+    return TournamentConfig(games, seed, tuple(cells), tuple(entries), sprt, tuple(plugins), files)
 
 
 def _cells(counts: Sequence[int], teams: Sequence[str], where: str) -> list[Cell]:

@@ -193,6 +193,9 @@ def test_a_file_that_is_not_a_results_database_is_refused(tmp_path: Path) -> Non
         Results.open(other)
     with pytest.raises(ResultsError, match="no such results database"):
         Results.open(tmp_path / "missing.db")
+    cfg = config(games=1, entry=[{"strategy": "random"}])
+    with pytest.raises(ResultsError, match=r"the folder .*nowhere does not exist"):
+        run_tournament(cfg, tmp_path / "nowhere" / "r.db", workers=0)
 
 
 def test_the_plan_covers_exactly_the_missing_games_in_index_order() -> None:
@@ -314,6 +317,27 @@ def test_a_tournament_that_cannot_be_played_is_refused_in_one_line(
     with pytest.raises(DeathAngelError, match=message) as info:
         build_config({"plugins": ["tourney_bots"], **data})
     assert "\n" not in str(info.value)
+
+
+def test_a_file_a_parameter_names_is_pinned_and_an_edit_refuses_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.txt").write_text("one", encoding="utf-8")
+    entries = [{"strategy": "crash_once:marker=m.txt"}]
+    first = config(entry=entries)
+    # The relative name becomes the file's full path, and the file's digest is kept.
+    assert first.entries[0].seats[0].values == {"marker": str(tmp_path / "m.txt")}
+    # sha256("one")
+    digest = "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed"
+    assert first.files == ((str(tmp_path / "m.txt"), digest),)
+    Results.create(tmp_path / "r.db", first).close()
+    (tmp_path / "m.txt").write_text("two", encoding="utf-8")
+    with (
+        Results.open(tmp_path / "r.db") as results,
+        pytest.raises(ResultsError, match=r"holds a different tournament \(files differ\)"),
+    ):
+        results.check_same(config(entry=entries))
 
 
 def test_the_stored_config_reads_back_equal() -> None:
