@@ -20,7 +20,7 @@ from deathangel.analysis.batch import Task
 from deathangel.analysis.replays import replay_stored_game
 from deathangel.analysis.report import read_report
 from deathangel.analysis.results import NOT_PLAYED, WON, Results, ResultsError
-from deathangel.analysis.runner import plan, run_tournament
+from deathangel.analysis.runner import Dask, plan, run_tournament
 from deathangel.analysis.simulate import bot_seed, play_game
 from deathangel.analysis.tournament import (
     Cell,
@@ -369,4 +369,15 @@ def test_a_dask_cluster_stores_the_same_games_as_this_process(tmp_path: Path) ->
         summary = run_tournament(cfg, tmp_path / "dask.db", dask=cluster.scheduler_address, batch=1)
     assert summary.backend == f"dask {cluster.scheduler_address}"
     assert (summary.status, summary.played, summary.workers) == ("finished", 16, 2)
+    assert stored(tmp_path / "dask.db") == stored(tmp_path / "here.db")
+
+
+def test_dask_local_starts_its_own_cluster(tmp_path: Path) -> None:
+    cfg = config(games=3, players=[1], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    run_tournament(cfg, tmp_path / "here.db", workers=0)
+    # --dask local, with thread workers to keep the test quick (the command starts processes).
+    backend = Dask("local", 2, processes=False)
+    assert (backend.name, backend.workers) == ("dask local", 2)
+    summary = run_tournament(cfg, tmp_path / "dask.db", backend=backend)
+    assert (summary.status, summary.played, summary.backend) == ("finished", 6, "dask local")
     assert stored(tmp_path / "dask.db") == stored(tmp_path / "here.db")

@@ -386,14 +386,3 @@ def test_replay_of_a_stored_game_shows_it_to_its_end(results: Path) -> None:
     missing = cli("replay", "--db", str(results), "100000", cwd=results.parent)
     assert missing.returncode == 1
     assert "has no game 100000 (ids run 1–120)" in missing.stderr
-
-
-# -- Dask ----------------------------------------------------------------------------------------
-
-
-def test_dask_local_cluster_through_the_cli(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=5, players="[1]")
-    out = cli("tournament", str(config), "--dask", "local", "--workers", "1", cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    assert "on 1 worker(s), dask local" in out.stdout
-    assert stored(tmp_path / "t.db") == reference(tmp_path, 5, [1])
