@@ -4,7 +4,7 @@ in a tournament file, or ``--plugin tourney_bots``; ``tests/`` must be on ``PYTH
 - ``first``: always the first legal option — a second entry unlike ``random``;
 - ``flaky``: random, but raises in every game whose seed is a multiple of ``fail_every``;
 - ``crash_once``: random, but the first game it plays while the file ``marker`` exists kills
-  its worker process (after deleting the marker), as a crashed worker would.
+  its worker process (after deleting the marker, unless ``keep``), as a crashed worker would.
 """
 
 from __future__ import annotations
@@ -52,20 +52,24 @@ class Flaky(RandomPlayer):
 
 
 class CrashOnce(RandomPlayer):
-    """Random, but kills its process once, while the marker file exists.
+    """Random, but kills its process while the marker file exists.
 
-    :param marker: the file whose presence means "crash now" (deleted first).
+    :param marker: the file whose presence means "crash now".
+    :param keep: leave the marker in place (crash every time) instead of deleting it first.
     """
 
-    def __init__(self, seed: int = 0, marker: Path = Path("crash.marker")) -> None:
+    def __init__(
+        self, seed: int = 0, marker: Path = Path("crash.marker"), keep: bool = False
+    ) -> None:
         super().__init__(seed)
         self.marker = marker
+        self.keep = keep
 
     def choose(self, observation: Any, decision: Decision) -> Option:
-        try:
-            self.marker.unlink()
-        except FileNotFoundError:
+        if not self.marker.exists():
             return super().choose(observation, decision)
+        if not self.keep:
+            self.marker.unlink()
         os._exit(3)
 
 

@@ -56,7 +56,8 @@ class RunSummary:
     """How one run of a tournament went."""
 
     status: str
-    """``finished``, ``interrupted``, ``decided`` (the SPRT stopped it) or ``nothing to do``."""
+    """``finished``, ``interrupted``, ``decided`` (the SPRT stopped it) or ``nothing to do``
+    (the runs table also records ``failed``: the run stopped on an error)."""
     played: int
     """Games stored by this run (failures included)."""
     failures: int
@@ -190,7 +191,10 @@ class Processes:
             lost = [h for h in handles if h not in {f for f, _ in finished}]
             self.breaks += 1
             if self.breaks >= MAX_POOL_BREAKS:
-                raise WorkerCrashError(f"worker processes died {self.breaks} times in this run")
+                raise WorkerCrashError(
+                    f"worker processes died {self.breaks} times in this run (out of memory? "
+                    "a strategy that exits?); the games finished are stored and --resume goes on"
+                )
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = self._new_pool()
         return finished, lost
@@ -393,6 +397,9 @@ def run_tournament(
                         status = "decided"
         except KeyboardInterrupt:
             status = "interrupted"
+        except BaseException:
+            status = "failed"
+            raise
         finally:
             if in_main:
                 for sig, handler in previous.items():

@@ -266,8 +266,8 @@ class _Plain:
         if now - self._last < 10 and done < total:
             return
         self._last = now
-        left = f", {_duration((total - done) / rate)} left" if rate > 0 else ""
-        print(f"{done}/{total} games, {rate:.1f} games/s{left}", file=sys.stderr, flush=True)
+        speed = f", {rate:.1f} games/s, {_duration((total - done) / rate)} left" if rate else ""
+        print(f"{done}/{total} games{speed}", file=sys.stderr, flush=True)
 
 
 class _Silent:

@@ -20,7 +20,7 @@ from deathangel.analysis.batch import Task
 from deathangel.analysis.replays import replay_stored_game
 from deathangel.analysis.report import read_report
 from deathangel.analysis.results import NOT_PLAYED, WON, Results, ResultsError
-from deathangel.analysis.runner import Dask, plan, run_tournament
+from deathangel.analysis.runner import Dask, WorkerCrashError, plan, run_tournament
 from deathangel.analysis.simulate import bot_seed, play_game
 from deathangel.analysis.tournament import (
     Cell,
@@ -216,6 +216,17 @@ def test_the_plan_covers_exactly_the_missing_games_in_index_order() -> None:
     planned = {(t.cell, cfg.entries[i].name, k) for t in tasks for i in t.entries for k in t.games}
     missing = {(c, e, k) for (c, e), s in states.items() for k in range(5) if s[k] == NOT_PLAYED}
     assert planned == missing
+
+
+def test_workers_that_keep_dying_stop_the_run_with_what_it_stored(tmp_path: Path) -> None:
+    marker = tmp_path / "crash.marker"
+    marker.touch()
+    cfg = config(games=2, players=1, entry=[{"strategy": f"crash_once:marker={marker},keep=1"}])
+    with pytest.raises(WorkerCrashError, match="worker processes died 3 times in this run"):
+        run_tournament(cfg, tmp_path / "r.db", workers=1, batch=1)
+    conn = sqlite3.connect(tmp_path / "r.db")
+    assert conn.execute("SELECT status FROM runs").fetchall() == [("failed",)]
+    conn.close()
 
 
 # -- the SPRT in a run ---------------------------------------------------------------------------
