@@ -7,6 +7,7 @@ for ``--plots``, which needs the ``plots`` extra).
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -116,6 +117,8 @@ def report_cli(
     elif markdown:
         typer.echo(to_markdown(report), nl=False)
     else:
-        print_tables(report, Console(highlight=False, emoji=False))
+        # Piped output gets room for the widest table instead of rich's 80 columns.
+        width = shutil.get_terminal_size((150, 24)).columns
+        print_tables(report, Console(highlight=False, emoji=False, width=width))
     for path in written:
         typer.echo(f"wrote {path}", err=as_json or markdown)
