@@ -254,13 +254,17 @@ class Dask:
     def wait(self, handles: Sequence[Any]) -> tuple[list[tuple[Any, TaskResult]], list[Any]]:
         done = self._distributed.wait(list(handles), return_when="FIRST_COMPLETED").done
         finished: list[tuple[Any, TaskResult]] = []
-        lost: list[Any] = []
         for future in done:
             try:
                 finished.append((future, future.result()))
             except self._killed:
-                lost.append(future)
-        return finished, lost
+                # The scheduler has already retried the batch on other workers.
+                raise WorkerCrashError(
+                    "a batch killed the Dask workers that ran it, each time the scheduler "
+                    "retried it (out of memory? a strategy that exits?); the games finished "
+                    "are stored and --resume goes on"
+                ) from None
+        return finished, []
 
     def close(self) -> None:
         self.client.close()
