@@ -125,7 +125,7 @@ def causes(report: Report, plt: Any) -> Figure:
     for by_cause in report.causes.values():
         overall.update(by_cause)
     shown = [c for c, _ in overall.most_common(TOP_CAUSES)]
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.6 * len(names)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(8, 2.0 + 0.6 * len(names)), layout="constrained")
     left = [0.0] * len(names)
     labels = [*shown, "other"] if len(overall) > len(shown) else shown
     for cause in labels:
@@ -146,11 +146,12 @@ def causes(report: Report, plt: Any) -> Figure:
     ax.invert_yaxis()
     ax.set_xlabel("share of the entry's defeats (all cells)")
     ax.set_title("Causes of defeat")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=3, frameon=False)
+    fig.legend(fontsize=8, loc="outside lower center", ncol=3, frameon=False)
     return cast("Figure", fig)
 
 
 def _percent_formatter() -> Any:
     from matplotlib.ticker import PercentFormatter
 
-    return PercentFormatter(1.0, decimals=0)
+    # decimals=None: as many as the ticks need (2.5%, not a rounded "2%").
+    return PercentFormatter(1.0, decimals=None)
