@@ -34,7 +34,7 @@ def print_tables(report: Report, console: Console) -> None:
         pair_cells,
     )
 
-    console.print(headline(report))
+    console.print(headline(report), soft_wrap=True)
     table = Table(title="Win rates (95% Wilson interval)", title_justify="left")
     for h in ENTRY_HEADERS:
         table.add_column(h, justify="left" if h in ("cell", "entry", "95% interval") else "right")
@@ -68,6 +68,7 @@ def print_tables(report: Report, console: Console) -> None:
             f"run {run['started']}: {run['games']} games in {run['seconds']:.1f} s "
             f"({rate:.1f} games/s, {run['workers']} worker(s), {run['backend']}; {run['status']})",
             style="dim",
+            soft_wrap=True,
         )
 
 
