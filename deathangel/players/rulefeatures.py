@@ -413,11 +413,16 @@ class Situation:
 
     @lazy
     def lords(self) -> tuple[list[int], list[int]]:
-        lord = self.table.is_brood_lord
+        """Brood Lords by side then row: ids from the table's ``deck_size`` up (checked once
+        for the whole formation first, since most of the game has none)."""
         f = self.st.formation
+        first = self.table.deck_size
+        if not any(c >= first for p in f for swarm in p.swarms for c in swarm):
+            zeros = [0] * (self.n + 1)
+            return zeros, zeros
         return (
-            [sum(1 for c in p.swarms[LEFT] if lord(c)) for p in f] + [0],
-            [sum(1 for c in p.swarms[RIGHT] if lord(c)) for p in f] + [0],
+            [sum(1 for c in p.swarms[LEFT] if c >= first) for p in f] + [0],
+            [sum(1 for c in p.swarms[RIGHT] if c >= first) for p in f] + [0],
         )
 
     @lazy
