@@ -252,8 +252,17 @@ class Situation:
 
     @lazy
     def event(self) -> str:
-        ev = self.st.event
-        return self.table.events[ev].name if ev is not None else ""
+        return self.table.events[self.event_id].name if self.event_id is not None else ""
+
+    @lazy
+    def event_id(self) -> int | None:
+        """The Event card being resolved, if this seat may see it: an Instinct card is the
+        current player's alone until he has chosen (RULES §8), which an observation already
+        hides and a search's own state does not."""
+        st = self.st
+        if st.event is None or (st.event_hidden and self.seat != st.current_seat):
+            return None
+        return st.event
 
     @lazy
     def scouted(self) -> str:
@@ -590,8 +599,8 @@ class Situation:
         table = self.table
         if self.counts.event_deck > 0:
             gone = set(st.event_discard)
-            if st.event is not None:
-                gone.add(st.event)
+            if self.event_id is not None:
+                gone.add(self.event_id)
             return [e for e in range(len(table.events)) if e not in gone]
         return list(st.event_discard)
 
