@@ -439,7 +439,7 @@ def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
 
 
 def test_the_example_rule_file_in_the_docs_loads() -> None:
-    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules_cautious.toml"
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules" / "cautious.toml"
     rules = RuleSet.load(example)
     assert rules.path == example
     assert "place_support" in rules.scorers
