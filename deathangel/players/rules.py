@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -194,13 +194,3 @@ class RulesPlayer:
         if len(best) == 1 or ruleset.fallback == "first":
             return options[best[0]]
         return options[best[tie_break(self.seed, observation, decision, len(best))]]
-
-
-def explain_lines(ruleset: RuleSet, view: View, decisions: Sequence[Decision]) -> list[str]:
-    """Readable scores of several decisions (a debugging aid for rule writers)."""
-    lines = []
-    for decision in decisions:
-        lines.append(str(decision))
-        for option, score in ruleset.explain(view, decision):
-            lines.append(f"  {score:8.3f}  {option}")
-    return lines
