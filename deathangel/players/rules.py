@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
 from deathangel.players.ruleexpr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rulefeatures import VOCABULARY, Situation, Subject, View, kill_chance
+from deathangel.players.rulefeatures import Situation, Subject, View, kill_chance
 from deathangel.players.rulefile import RuleFile, read_rule_file, resolve, shipped_names
+from deathangel.players.rulevocab import VOCABULARY
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option

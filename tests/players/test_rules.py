@@ -429,7 +429,7 @@ def test_simulate_refuses_a_broken_rule_file_in_one_line(tmp_path: Path) -> None
 
 
 def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
-    from deathangel.players.rulefeatures import VOCABULARY
+    from deathangel.players.rulevocab import VOCABULARY
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "strategies.md").read_text("utf-8")
     missing = [
