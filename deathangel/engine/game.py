@@ -236,6 +236,7 @@ class Game:
         self.history: list[Option] = []
         """Every option applied, in order: with the config, the whole game."""
         self._checkpoint: _Checkpoint | None = None
+        self._replaying = False
         self._take_checkpoint()  # the start, always: clones and scenarios can go back to it
         self._forward: _ForwardPoint | None = None
         self._asked: list[tuple[int, str]] | None = None
@@ -260,6 +261,7 @@ class Game:
         game.engine = engine
         game.history = []
         game._checkpoint = None
+        game._replaying = False
         game._forward = None
         game._asked = None
         if forward:
@@ -277,6 +279,8 @@ class Game:
 
     def _take_forward_point(self) -> None:
         """Remember the public state at a phase start: where a forward model restarts."""
+        if self._replaying:
+            return  # a clone catching up: it takes its original's point when done
         e = self.engine
         st = e.state
         assert e.revealed is not None and e.faces is not None
@@ -297,6 +301,9 @@ class Game:
 
     def _take_checkpoint(self) -> None:
         """Remember the state at a restart point (setup or round start) for cheap clones."""
+        if self._replaying and self._checkpoint is not None:
+            if len(self.history) == self._checkpoint.history:
+                return  # a clone at the point it was restored from: it shares that checkpoint
         e = self.engine
         # Stream positions, not Random objects: a round-start checkpoint is taken every
         # round of every game, a clone far less often (measured: halves a solo game's time).
@@ -422,7 +429,11 @@ class Game:
             state.copy(), self.table, streams, die.copy_with(streams), self.engine.abilities, log
         )
         new.history = self.history[:n_history]
-        new._checkpoint = None
+        # Checkpoints and forward points are never mutated once taken, so the clone shares
+        # its original's instead of copying the state again while it replays (measured: a
+        # third of a clone's time).
+        new._checkpoint = self._checkpoint
+        new._replaying = True
         new._forward = None
         new._asked = None
         if self._asked is not None:
@@ -438,6 +449,8 @@ class Game:
         new._start()
         for option in self.history[n_history:]:
             new.push(option)
+        new._replaying = False
+        new._forward = self._forward
         return new
 
     # -- saving -------------------------------------------------------------------------------

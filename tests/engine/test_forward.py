@@ -127,3 +127,33 @@ def test_the_determinized_game_plays_on_to_the_end() -> None:
         while imagined.decision is not None:
             imagined.push(bot.choose(None, imagined.decision))
         assert imagined.outcome in ("victory", "defeat")
+
+
+def _forward_views(game: Game) -> list[dict[str, object]]:
+    """Every seat's forward data, as plain values."""
+    views = []
+    for seat in range(1, game.config.players + 1):
+        data = game.observation(seat).forward
+        assert data is not None
+        views.append(data.fingerprint(game.table))
+    return views
+
+
+@pytest.mark.parametrize("players", [1, 3, 6])
+def test_a_clone_carries_the_same_forward_data_as_its_original(players: int) -> None:
+    """A clone shares its original's restart points instead of copying them while it
+    replays: what it hands a forward model must still equal the original's, at every
+    decision, for every seat, and after both move on (the clone then records its own)."""
+    for seed in range(3):
+        game = Game(GameConfig(players, seed=seed))
+        bot = RandomPlayer(seed)
+        step = 0
+        while game.decision is not None:
+            clone = game.clone().clone() if step % 2 else game.clone()
+            assert _forward_views(clone) == _forward_views(game)
+            option = bot.choose(None, game.decision)
+            game.push(option)
+            clone.push(option)
+            if game.decision is not None:
+                assert _forward_views(clone) == _forward_views(game)
+            step += 1
