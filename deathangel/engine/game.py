@@ -301,9 +301,9 @@ class Game:
 
     def _take_checkpoint(self) -> None:
         """Remember the state at a restart point (setup or round start) for cheap clones."""
-        if self._replaying and self._checkpoint is not None:
-            if len(self.history) == self._checkpoint.history:
-                return  # a clone at the point it was restored from: it shares that checkpoint
+        point = self._checkpoint
+        if self._replaying and point is not None and len(self.history) == point.history:
+            return  # a clone at the point it was restored from: it shares that checkpoint
         e = self.engine
         # Stream positions, not Random objects: a round-start checkpoint is taken every
         # round of every game, a clone far less often (measured: halves a solo game's time).
