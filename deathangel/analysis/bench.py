@@ -22,6 +22,7 @@ import math
 import os
 import platform
 import pstats
+import random
 import re
 import time
 from collections.abc import Callable
@@ -31,7 +32,9 @@ from typing import Any
 from attrs import frozen
 
 from deathangel.analysis.simulate import bots, play_game, spec_bots
+from deathangel.engine.forward import determinize
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.state import PLAYER_COUNTS
 from deathangel.plugins.strategies import (
     StrategyFactory,
     parse_spec,
@@ -46,7 +49,8 @@ DEFAULT_SECONDS = 1.5
 """Time budget of each measurement when neither ``games`` nor ``seconds`` is given: six
 player counts plus the clone run (twice the budget) make about 12 s."""
 
-PLAYER_COUNTS = (1, 2, 3, 4, 5, 6)
+TARGET_DETERMINIZATIONS_PER_S = 10_000.0
+"""The goal for the forward model: determinizations per second on one core (issue 10)."""
 
 
 @frozen
@@ -79,12 +83,34 @@ class CloneRate:
 
 
 @frozen
+class DeterminizeRate:
+    """Determinizations timed over observations taken from random-bot games of 1–6 players."""
+
+    determinizations: int
+    seconds: float
+    positions: int
+    """Distinct observations in the pool the timing cycles through."""
+    mismatches: int
+    """Determinized games whose view for the seat differed from the observation (checked on
+    every position once, outside the timing): a forward-model bug."""
+
+    @property
+    def per_s(self) -> float:
+        return self.determinizations / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def target_met(self) -> bool:
+        return self.per_s >= TARGET_DETERMINIZATIONS_PER_S
+
+
+@frozen
 class BenchReport:
     """Everything one bench run measured."""
 
     games: tuple[GamesRate, ...]
     round_start: CloneRate
     mid_round: CloneRate
+    determinize: DeterminizeRate
     clone_games: int
     clone_mismatches: int
     """Clones that did not stand at the same decision as their original (an engine bug)."""
@@ -119,6 +145,12 @@ class BenchReport:
             clones_mid_round=self.mid_round.clones,
             clone_games=self.clone_games,
             clone_mismatches=self.clone_mismatches,
+            determinizations_per_s=round(self.determinize.per_s, 1),
+            determinizations=self.determinize.determinizations,
+            determinize_positions=self.determinize.positions,
+            determinize_mismatches=self.determinize.mismatches,
+            target_determinizations_per_s=TARGET_DETERMINIZATIONS_PER_S,
+            target_determinizations_met=self.determinize.target_met,
             target_solo_games_per_s=TARGET_SOLO_GAMES_PER_S,
             target_met=self.target_met,
             games_limit=self.games_limit,
@@ -248,6 +280,59 @@ def bench_clones(
     )
 
 
+def bench_determinize(
+    *, games: int | None = None, seconds: float | None = None, seed: int = 0
+) -> DeterminizeRate:
+    """Time :func:`~deathangel.engine.forward.determinize` on observations of the deciding
+    seat, every third decision of two random-bot games per player count (fixed seeds): the
+    positions a searching bot meets, early and late, with 1–6 players.
+
+    Every position is first checked once, outside the timing: the determinized game must
+    show the seat exactly what the observation shows. Then the pool is cycled for the time
+    budget (or ``games`` passes over it).
+    """
+    factory = _random_factory()
+    db = default_database()
+    pool = []
+    for players in PLAYER_COUNTS:
+        for k in range(2):
+            game_seed = seed + 10 * players + k
+            game = Game(GameConfig(players, seed=game_seed), db=db, checkpoints=False)
+            players_ = bots(factory, players, game_seed)
+            step = 0
+            decision = game.decision
+            while decision is not None:
+                if step % 3 == 0:
+                    pool.append(game.observation(decision.seat))
+                game.push(players_[decision.seat - 1].choose(None, decision))
+                decision = game.decision
+                step += 1
+    rng = random.Random(seed)
+    mismatches = 0
+    for obs in pool:
+        assert obs.seat is not None
+        if determinize(obs, rng, forward=True).observation(obs.seat).fingerprint() != (
+            obs.fingerprint()
+        ):
+            mismatches += 1
+    passes = games
+    budget = None if passes is not None else (seconds if seconds is not None else DEFAULT_SECONDS)
+    n = 0
+    clock = time.perf_counter
+    start = clock()
+    while True:
+        for obs in pool:
+            determinize(obs, rng)
+        n += len(pool)
+        if passes is not None:
+            passes -= 1
+            if passes <= 0:
+                break
+        elif budget is not None and clock() - start >= budget:
+            break
+    return DeterminizeRate(n, clock() - start, len(pool), mismatches)
+
+
 def run_bench(
     *,
     games: int | None = None,
@@ -255,6 +340,7 @@ def run_bench(
     seed: int = 0,
     on_games: Callable[[GamesRate], None] | None = None,
     on_clones: Callable[[CloneRate, CloneRate, int], None] | None = None,
+    on_determinize: Callable[[DeterminizeRate], None] | None = None,
 ) -> BenchReport:
     """Measure games/s for each player count 1–6, then clones/s (with twice the budget).
 
@@ -275,10 +361,14 @@ def run_bench(
     )
     if on_clones is not None:
         on_clones(start, mid, mismatches)
+    determinized = bench_determinize(games=games, seconds=seconds, seed=seed)
+    if on_determinize is not None:
+        on_determinize(determinized)
     return BenchReport(
         games=tuple(rates),
         round_start=start,
         mid_round=mid,
+        determinize=determinized,
         clone_games=clone_games,
         clone_mismatches=mismatches,
         games_limit=games,

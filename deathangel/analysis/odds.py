@@ -43,7 +43,7 @@ from attrs import frozen
 import deathangel.engine.decisions as d
 from deathangel.engine.core import GameOver
 from deathangel.engine.decisions import Decision, Flow, Option
-from deathangel.engine.randomness import Die, Streams
+from deathangel.engine.randomness import DIE_FACES, FACE_COUNT, Die, Streams
 from deathangel.engine.rounds import Engine
 from deathangel.engine.state import SIDES, CardTable, GameState, Position
 from deathangel.errors import DeathAngelError
@@ -56,8 +56,6 @@ T = TypeVar("T")
 
 DEFAULT_LIMIT = 2_000_000
 """Most positions (replays of the flow) one question may enumerate before giving up."""
-
-FACES = 6
 
 PHASE_POLICY = (
     "Every reroll decision, and every other choice in the phase (which genestealer a Counter "
@@ -287,7 +285,7 @@ class _Summary:
         )
 
     def fraction(self, numerator: int) -> Fraction:
-        return Fraction(numerator, FACES**self.exp)
+        return Fraction(numerator, FACE_COUNT**self.exp)
 
     def fractions(self, dist: Mapping[Any, int]) -> dict[Any, Fraction]:
         return {k: self.fraction(p) for k, p in dist.items()}
@@ -308,7 +306,7 @@ def _average(children: list[_Summary]) -> _Summary:
     slain: dict[int, int] = {}
     tokens = 0
     for child in children:
-        scale = FACES ** (exp - child.exp)
+        scale = FACE_COUNT ** (exp - child.exp)
         for name, p in child.alive.items():
             alive[name] = alive.get(name, 0) + p * scale
         for n, p in child.count.items():
@@ -326,7 +324,7 @@ def _best(children: list[_Summary], order: tuple[int, int, int]) -> _Summary:
     best = children[0]
     best_key: tuple[int, ...] | None = None
     for child in children:
-        scale = FACES ** (exp - child.exp)
+        scale = FACE_COUNT ** (exp - child.exp)
         scores = child.scores()
         key = tuple(scores[i] * scale for i in order)
         if best_key is None or key > best_key:
@@ -398,7 +396,7 @@ class _Search:
             need_face = False
         if need_face:
             # Branch outside the handler: a live exception would keep this replay's frames.
-            return _average([self.explore(segment, [*path, f]) for f in range(FACES)])
+            return _average([self.explore(segment, [*path, f]) for f in DIE_FACES])
         if decision.kind == _CHECKPOINT:
             assert engine.segment is not None
             return self.solve(engine.segment).shifted(engine.slain_count)
@@ -580,7 +578,8 @@ def phase_odds(
     only: the travel check that closes the phase is not part of it).
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
-    off, for checking them (the answers must not change, only the work).
+    off: a checking aid (tests/analysis/test_odds_memo.py compares both), since the answers
+    must not change, only the work, which grows exponentially.
 
     :raises OddsError: when more than ``limit`` positions would be enumerated.
     """
@@ -619,7 +618,8 @@ def attack_odds(
     ``card`` defaults to the Attack card his team revealed this round (``state.revealed``);
     without one it is a normal attack. When the card gives him several attacks (Full Auto),
     he makes them all at this swarm, each while it still has genestealers; Psionic Attack's
-    extra attacks may go to any legal swarm and are counted too.
+    extra attacks may go to any legal swarm and are counted too. ``memo=False`` turns the
+    memos off, a checking aid as for :func:`phase_odds`.
 
     :raises OddsError: for an unknown marine or a swarm he may not attack now (facing, range,
         an empty or Power-Field swarm), or when more than ``limit`` positions would be

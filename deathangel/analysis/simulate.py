@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.players.base import end_game, observes, start_game, uses_forward_model
 from deathangel.plugins.strategies import (
@@ -143,6 +144,24 @@ def play_game(
         game = Game(config, db=db, checkpoints=False, forward=forward)
     except ValueError as exc:
         raise DeathAngelError(str(exc)) from None
+    return play_out(game, players, names=names, max_decisions=max_decisions, started=started)
+
+
+def play_out(
+    game: Game,
+    players: Sequence[Player],
+    *,
+    names: Sequence[str] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    started: float | None = None,
+) -> GameResult:
+    """Play ``game`` from its start to its end, as :func:`play_game` does; for callers that
+    need the game afterwards (its history, its log, its seats). ``game`` must have been made
+    with forward-model records when a player uses them. ``started`` is when the clock began
+    (``time.perf_counter()``; by default, now)."""
+    if started is None:
+        started = time.perf_counter()
+    config = game.config
     seats_of = _seats_of(players)
     for player, seats in seats_of:
         start_game(player, seats, game.observation(seats[0]))
@@ -313,8 +332,10 @@ def simulate(
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
         strategy or parameter, or a bot that chooses an illegal option.
     """
-    if not 1 <= players <= 6:
-        raise DeathAngelError(f"players must be between 1 and 6, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise DeathAngelError(
+            f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+        )
     if games < 1:
         raise DeathAngelError(f"games must be at least 1, not {games}")
     texts = [strategy] * players if isinstance(strategy, str) else list(strategy)

@@ -13,14 +13,15 @@ call it. The behaviour itself lives in the engine's effect implementations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal, get_args
 
 from attrs import frozen
 
+from deathangel.cards.model import LocationAbility
+
 ParamKind = Literal["int", "str", "bool", "int_list", "marine", "terrain", "colour", "icon", "side"]
 
-Timing = Literal[
-    # action cards
+ActionTiming = Literal[
     "support_after",  # after the support token is placed
     "move_activate_before",  # before the move step (Enter Formation)
     "move_step",  # changes what the move step allows (Reorganize)
@@ -30,13 +31,19 @@ Timing = Literal[
     "defence",  # changes defence rolls for the rest of the round
     "end_of_event",  # after the move box, before the travel check (Overwatch)
     "attack_after",  # after the base attack action
-    # events, terrain and locations
+]
+"""The windows an action card's ability may use."""
+Timing = Literal[
+    ActionTiming,
     "event",  # an event card's ability
     "terrain",  # a terrain card's activation
-    "on_entering",  # a location's ability on arrival
-    "control_panel",  # a location's ability through its Control Panel
+    LocationAbility,  # a location's ability on arrival, or through its Control Panel
     "victory",  # a final location's extra victory condition
 ]
+"""Every window of the round where an effect may work; each catalogue entry names one."""
+
+ACTION_TIMINGS: Final[frozenset[Timing]] = frozenset(get_args(ActionTiming))
+"""Timings an action card's effect may use; every other kind of card allows exactly one."""
 
 
 @frozen

@@ -24,7 +24,7 @@ from typing import Any, Final, TypeVar
 
 from attrs import frozen
 
-from deathangel.cards.catalogue import EffectCatalogue, Timing
+from deathangel.cards.catalogue import ACTION_TIMINGS, EffectCatalogue, Timing
 from deathangel.cards.convert import (
     FieldPath,
     Problem,
@@ -38,6 +38,7 @@ from deathangel.cards.files import SUPPORT_TOKENS_KEY, CardFile
 from deathangel.cards.model import (
     ACTION_KINDS,
     ICONS,
+    SUPPORT_TOKENS,
     TERRAIN_COLOURS,
     BroodLord,
     CardDatabase,
@@ -57,20 +58,6 @@ MIN_RANGE: Final = 0
 MAX_RANGE: Final = 3
 """Lowest and highest range a marine card may print."""
 
-_ACTION_TIMINGS: Final[frozenset[Timing]] = frozenset(
-    {
-        "support_after",
-        "move_activate_before",
-        "move_step",
-        "activation",
-        "move_activate_after",
-        "attack",
-        "defence",
-        "end_of_event",
-        "attack_after",
-    }
-)
-"""Timings an action card's effect may use; every other kind of card allows exactly one."""
 
 # -- one card's own checks -------------------------------------------------------------------------
 
@@ -226,7 +213,7 @@ def _unique(seen: dict[_K, _Origin], key: _K, origin: _Origin, path: FieldPath, 
 def _check_effect(
     effect: Effect,
     catalogue: EffectCatalogue,
-    allowed: frozenset[str],
+    allowed: frozenset[Timing],
     where: str,
     origin: _Origin,
     path: FieldPath,
@@ -315,42 +302,99 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
     """Merge files, in order, into one database and check everything that spans cards.
 
     Merging simply concatenates each kind (a plugin adds cards, it does not replace them);
-    genestealer counts add up; ``support_tokens`` may be set once (default 12).
+    genestealer counts add up; ``support_tokens`` may be set once (default
+    :data:`~deathangel.cards.model.SUPPORT_TOKENS`).
     """
-    teams: list[tuple[CombatTeam, _Origin]] = []
-    lords: list[tuple[BroodLord, _Origin]] = []
-    terrain: list[tuple[Terrain, _Origin]] = []
-    setups: list[tuple[SetupLocation, _Origin]] = []
-    locations: list[tuple[Location, _Origin]] = []
-    events: list[tuple[Event, _Origin]] = []
-    icons: dict[str, int] = {}
-    support_tokens: tuple[int, Path] | None = None
-
-    def named(noun: str, name: str, file: Path) -> _Origin:
-        return _Origin(file, f"{noun} {name!r}")
-
+    merged = _Merged()
     for cf in files:
-        teams += [(t, named("team", t.color, cf.path)) for t in cf.teams]
-        lords += [(b, named("brood lord", b.name, cf.path)) for b in cf.brood_lords]
-        terrain += [(t, named("terrain", t.name, cf.path)) for t in cf.terrain]
-        setups += [(s, named("setup location", s.name, cf.path)) for s in cf.setup_locations]
-        locations += [(loc, named("location", loc.name, cf.path)) for loc in cf.locations]
-        events += [(e, named("event", e.name, cf.path)) for e in cf.events]
+        merged.add(cf)
+    names = _check_names(merged)
+    _check_references(merged)
+    _check_effects(merged, catalogue, names)
+    return merged.database()
+
+
+class _Merged:
+    """The cards of every file so far, in order, each with the file and label it came from."""
+
+    def __init__(self) -> None:
+        self.teams: list[tuple[CombatTeam, _Origin]] = []
+        self.lords: list[tuple[BroodLord, _Origin]] = []
+        self.terrain: list[tuple[Terrain, _Origin]] = []
+        self.setups: list[tuple[SetupLocation, _Origin]] = []
+        self.locations: list[tuple[Location, _Origin]] = []
+        self.events: list[tuple[Event, _Origin]] = []
+        self.icons: dict[str, int] = {}
+        self.support_tokens: tuple[int, Path] | None = None
+
+    def add(self, cf: CardFile) -> None:
+        """Append a file's cards; its genestealers add to the counts so far."""
+
+        def named(noun: str, name: str) -> _Origin:
+            return _Origin(cf.path, f"{noun} {name!r}")
+
+        self.teams += [(t, named("team", t.color)) for t in cf.teams]
+        self.lords += [(b, named("brood lord", b.name)) for b in cf.brood_lords]
+        self.terrain += [(t, named("terrain", t.name)) for t in cf.terrain]
+        self.setups += [(s, named("setup location", s.name)) for s in cf.setup_locations]
+        self.locations += [(loc, named("location", loc.name)) for loc in cf.locations]
+        self.events += [(e, named("event", e.name)) for e in cf.events]
         if cf.genestealers is not None:
             for icon, count in cf.genestealers.icons.items():
-                icons[icon] = icons.get(icon, 0) + count
+                self.icons[icon] = self.icons.get(icon, 0) + count
         if cf.support_tokens is not None:
-            if support_tokens is not None:
+            if self.support_tokens is not None:
+                first, where = self.support_tokens
                 _fail(
                     cf.path,
                     None,
                     (SUPPORT_TOKENS_KEY,),
-                    f"already set to {support_tokens[0]} in {_show_path(support_tokens[1])}; "
-                    "set it in one file only",
+                    f"already set to {first} in {_show_path(where)}; set it in one file only",
                 )
-            support_tokens = (cf.support_tokens, cf.path)
+            self.support_tokens = (cf.support_tokens, cf.path)
 
-    # -- names: unique per kind (locations and setup locations share one namespace)
+    def database(self) -> CardDatabase:
+        return CardDatabase(
+            teams=tuple(t for t, _ in self.teams),
+            genestealers=GenestealerDeck(icons=self.icons),
+            brood_lords=tuple(b for b, _ in self.lords),
+            terrain=tuple(t for t, _ in self.terrain),
+            setup_locations=tuple(s for s, _ in self.setups),
+            locations=tuple(loc for loc, _ in self.locations),
+            events=tuple(e for e, _ in self.events),
+            support_tokens=SUPPORT_TOKENS
+            if self.support_tokens is None
+            else self.support_tokens[0],
+        )
+
+
+def _check_names(merged: _Merged) -> Mapping[str, frozenset[str]]:
+    """Every name unique in its kind (locations and setup locations share one namespace).
+
+    Returns the names an effect parameter may refer to, by parameter kind (``marine``,
+    ``terrain``).
+    """
+    marine_names = _check_team_names(merged.teams)
+    lord_names: dict[str, _Origin] = {}
+    for lord, origin in merged.lords:
+        _unique(lord_names, lord.name, origin, ("name",), "Brood Lord name")
+    terrain_names: dict[str, _Origin] = {}
+    for card, origin in merged.terrain:
+        _unique(terrain_names, card.name, origin, ("name",), "terrain name")
+    location_names: dict[str, _Origin] = {}
+    player_counts: dict[int, _Origin] = {}
+    for setup, origin in merged.setups:
+        _unique(location_names, setup.name, origin, ("name",), "location name")
+        for i, players in enumerate(setup.players):
+            _unique(player_counts, players, origin, ("players", i), "player count")
+    for loc, origin in merged.locations:
+        _unique(location_names, loc.name, origin, ("name",), "location name")
+    return {"marine": frozenset(marine_names), "terrain": frozenset(terrain_names)}
+
+
+def _check_team_names(teams: Sequence[tuple[CombatTeam, _Origin]]) -> dict[str, _Origin]:
+    """Team colours, marine names, action card names and initiatives each unique; returns
+    the marines by name."""
     team_names: dict[str, _Origin] = {}
     marine_names: dict[str, _Origin] = {}
     action_names: dict[str, _Origin] = {}
@@ -364,27 +408,16 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
             inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
             _unique(action_names, a.name, inner, ("name",), "action card name")
             _unique(initiatives, a.initiative, inner, ("initiative",), "initiative")
-    lord_names: dict[str, _Origin] = {}
-    for lord, origin in lords:
-        _unique(lord_names, lord.name, origin, ("name",), "Brood Lord name")
-    terrain_names: dict[str, _Origin] = {}
-    for card, origin in terrain:
-        _unique(terrain_names, card.name, origin, ("name",), "terrain name")
-    location_names: dict[str, _Origin] = {}
-    player_counts: dict[int, _Origin] = {}
-    for setup, origin in setups:
-        _unique(location_names, setup.name, origin, ("name",), "location name")
-        for i, players in enumerate(setup.players):
-            _unique(player_counts, players, origin, ("players", i), "player count")
-    for loc, origin in locations:
-        _unique(location_names, loc.name, origin, ("name",), "location name")
+    return marine_names
 
-    # -- references
-    names = {"marine": frozenset(marine_names), "terrain": frozenset(terrain_names)}
-    colours_in_play = {card.color for card, _ in terrain}
-    decks = {loc.deck for loc, _ in locations}
-    for setup, origin in setups:
-        _check_refs(setup.terrain, names["terrain"], origin)
+
+def _check_references(merged: _Merged) -> None:
+    """Terrain placed by locations exists, setup decks have locations, spawn colours have
+    terrain to spawn at."""
+    terrain_names = frozenset(card.name for card, _ in merged.terrain)
+    decks = {loc.deck for loc, _ in merged.locations}
+    for setup, origin in merged.setups:
+        _check_refs(setup.terrain, terrain_names, origin)
         for i, deck in enumerate(setup.location_deck):
             if deck not in decks:
                 _fail(
@@ -394,9 +427,15 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
                     f"no location belongs to deck {deck!r}{_hint(deck, decks)} "
                     f"(decks: {_one_of(sorted(decks)) or 'none'})",
                 )
-    for loc, origin in locations:
-        _check_refs(loc.terrain, names["terrain"], origin)
-    for event, origin in events:
+    for loc, origin in merged.locations:
+        _check_refs(loc.terrain, terrain_names, origin)
+    _check_spawn_colours(merged)
+
+
+def _check_spawn_colours(merged: _Merged) -> None:
+    """Every Event's spawn box names a colour some terrain card has."""
+    colours_in_play = {card.color for card, _ in merged.terrain}
+    for event, origin in merged.events:
         for i, spawn in enumerate(event.spawns):
             if spawn.color not in colours_in_play:
                 _fail(
@@ -407,73 +446,37 @@ def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> 
                     f"(terrain colours: {_one_of(sorted(colours_in_play)) or 'none'})",
                 )
 
-    # -- effects
-    for team, origin in teams:
+
+def _check_effects(
+    merged: _Merged, catalogue: EffectCatalogue, names: Mapping[str, frozenset[str]]
+) -> None:
+    """Every effect a card names is in the catalogue, works at a timing that kind of card
+    has, and has the right parameters."""
+    for effect, allowed, where, origin, path in _named_effects(merged):
+        _check_effect(effect, catalogue, allowed, where, origin, path, names)
+
+
+_NamedEffect = tuple[Effect, frozenset[Timing], str, _Origin, FieldPath]
+"""An effect a card names: the timings its kind of card allows, the card, the field."""
+
+
+def _named_effects(merged: _Merged) -> Iterator[_NamedEffect]:
+    for team, origin in merged.teams:
         for a in team.actions:
             if a.effect is not None:
                 inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
-                _check_effect(
-                    a.effect,
-                    catalogue,
-                    _ACTION_TIMINGS,
-                    "an action card",
-                    inner,
-                    ("effect",),
-                    names,
-                )
-    for card, origin in terrain:
+                yield a.effect, ACTION_TIMINGS, "an action card", inner, ("effect",)
+    for card, origin in merged.terrain:
         if card.effect is not None:
-            _check_effect(
-                card.effect,
-                catalogue,
-                frozenset({"terrain"}),
-                "a terrain card",
-                origin,
-                ("effect",),
-                names,
-            )
-    for loc, origin in locations:
+            yield card.effect, frozenset({"terrain"}), "a terrain card", origin, ("effect",)
+    for loc, origin in merged.locations:
         if loc.effect is not None and loc.ability is not None:
-            _check_effect(
-                loc.effect,
-                catalogue,
-                frozenset({loc.ability}),
-                f"a location with ability {loc.ability!r}",
-                origin,
-                ("effect",),
-                names,
-            )
+            where = f"a location with ability {loc.ability!r}"
+            yield loc.effect, frozenset({loc.ability}), where, origin, ("effect",)
         if loc.victory is not None:
-            _check_effect(
-                loc.victory,
-                catalogue,
-                frozenset({"victory"}),
-                "a victory condition",
-                origin,
-                ("victory",),
-                names,
-            )
-    for event, origin in events:
-        _check_effect(
-            event.effect,
-            catalogue,
-            frozenset({"event"}),
-            "an event card",
-            origin,
-            ("effect",),
-            names,
-        )
-
-    return CardDatabase(
-        teams=tuple(t for t, _ in teams),
-        genestealers=GenestealerDeck(icons=icons),
-        brood_lords=tuple(b for b, _ in lords),
-        terrain=tuple(t for t, _ in terrain),
-        setup_locations=tuple(s for s, _ in setups),
-        locations=tuple(loc for loc, _ in locations),
-        events=tuple(e for e, _ in events),
-        support_tokens=12 if support_tokens is None else support_tokens[0],
-    )
+            yield loc.victory, frozenset({"victory"}), "a victory condition", origin, ("victory",)
+    for event, origin in merged.events:
+        yield event.effect, frozenset({"event"}), "an event card", origin, ("effect",)
 
 
 def _check_refs(

@@ -30,6 +30,10 @@ TERRAIN_COLOURS: tuple[str, ...] = ("green", "yellow", "orange", "red")
 ACTION_KINDS: tuple[ActionKind, ...] = ("support", "move_activate", "attack")
 
 
+SUPPORT_TOKENS = 12
+"""The base game's support-token supply (RULES §1); one card file may set another size."""
+
+
 @frozen
 class Effect:
     """A named behaviour with its parameters, as a card file states it.
@@ -238,7 +242,7 @@ class CardDatabase:
     """All non-setup locations."""
     events: tuple[Event, ...]
     """Distinct event cards (each with its ``copies``)."""
-    support_tokens: int = 12
+    support_tokens: int = SUPPORT_TOKENS
     """Size of the common support-token supply (RULES §1)."""
 
     def team(self, color: str) -> CombatTeam:

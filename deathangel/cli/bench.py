@@ -15,7 +15,7 @@ import typer
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.analysis.bench import CloneRate, GamesRate
+    from deathangel.analysis.bench import CloneRate, DeterminizeRate, GamesRate
 
 
 def _games_line(rate: GamesRate) -> str:
@@ -37,6 +37,24 @@ def _clone_lines(start: CloneRate, mid: CloneRate, mismatches: int) -> list[str]
         f"  at round start: {start.per_s:9.1f} clones/s  ({start.clones} clones)",
         f"  mid-round:      {mid.per_s:9.1f} clones/s  ({mid.clones} clones)",
         f"  check: {check}",
+    ]
+
+
+def _determinize_lines(rate: DeterminizeRate) -> list[str]:
+    from deathangel.analysis.bench import TARGET_DETERMINIZATIONS_PER_S
+
+    check = (
+        "every determinized game showed the seat what it had observed"
+        if rate.mismatches == 0
+        else f"{rate.mismatches} DETERMINIZED GAME(S) DID NOT MATCH THEIR OBSERVATION"
+    )
+    verdict = "met" if rate.target_met else "NOT met"
+    return [
+        "determinize(observation) for the deciding seat, random-bot games of 1–6 players:",
+        f"  {rate.per_s:9.1f} determinizations/s  ({rate.determinizations} over "
+        f"{rate.positions} positions)",
+        f"  check: {check}",
+        f"  target (at least {TARGET_DETERMINIZATIONS_PER_S:.0f}/s on one core): {verdict}",
     ]
 
 
@@ -80,10 +98,12 @@ def bench_cli(
         int, typer.Option("--seed", "-s", help="First game's seed, with --strategy.")
     ] = 0,
 ) -> None:
-    """Measure random-bot games per second (1–6 players) and Game.clone() per second.
+    """Measure random-bot games per second (1–6 players), Game.clone() and determinize()
+    per second.
 
-    One process, fixed seeds, about 12 s by default; says whether 200 solo games/s is met.
-    With --strategy, time that strategy's decisions instead.
+    One process, fixed seeds, about 14 s by default; says whether 200 solo games/s and
+    10,000 determinizations/s are met. With --strategy, time that strategy's decisions
+    instead.
     """
     if games is not None and games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
@@ -109,7 +129,7 @@ def bench_cli(
         if profile:
             data["profile"] = profile_solo(games=games, seconds=seconds).to_dict()
         typer.echo(json.dumps(data, sort_keys=True))
-        _fail_unless_clean(report.all_ended, report.clone_mismatches)
+        _fail_unless_clean(report.all_ended, report.clone_mismatches, report.determinize.mismatches)
         return
 
     info = machine_info()
@@ -131,7 +151,17 @@ def bench_cli(
         for line in _clone_lines(start, mid, mismatches):
             typer.echo(line)
 
-    report = run_bench(games=games, seconds=seconds, on_games=show_games, on_clones=show_clones)
+    def show_determinize(rate: DeterminizeRate) -> None:
+        for line in _determinize_lines(rate):
+            typer.echo(line)
+
+    report = run_bench(
+        games=games,
+        seconds=seconds,
+        on_games=show_games,
+        on_clones=show_clones,
+        on_determinize=show_determinize,
+    )
     solo = report.solo.per_s
     verdict = "met" if report.target_met else "NOT met"
     typer.echo(
@@ -144,7 +174,7 @@ def bench_cli(
             typer.echo(line)
     else:
         typer.echo("run with --profile to see what limits the speed")
-    _fail_unless_clean(report.all_ended, report.clone_mismatches)
+    _fail_unless_clean(report.all_ended, report.clone_mismatches, report.determinize.mismatches)
 
 
 def _decision_times(strategy: str, players: int, games: int, seed: int, as_json: bool) -> None:
@@ -174,11 +204,13 @@ def _decision_times(strategy: str, players: int, games: int, seed: int, as_json:
     )
 
 
-def _fail_unless_clean(all_ended: bool, mismatches: int) -> None:
+def _fail_unless_clean(all_ended: bool, mismatches: int, determinize_mismatches: int) -> None:
     problems = []
     if not all_ended:
         problems.append("some games did not end")
     if mismatches:
         problems.append(f"{mismatches} clone(s) did not match their original")
+    if determinize_mismatches:
+        problems.append(f"{determinize_mismatches} determinization(s) did not match")
     if problems:
         raise DeathAngelError("bench found engine problems: " + "; ".join(problems))

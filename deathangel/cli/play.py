@@ -1,7 +1,7 @@
 """``deathangel play``: play a game at this terminal, people and bots at any seats.
 
 A thin command over :func:`deathangel.tui.play.play`: it parses ``--team SEAT=COLOUR[,COLOUR]``
-and ``--seat SEAT=human|bot:NAME``, chooses where answers come from (the terminal, or
+and ``--seat SEAT=human|bot:STRATEGY``, chooses where answers come from (the terminal, or
 ``--input FILE`` / a stdin that is not a terminal, line by line) and turns the session's end
 into the exit code: 0 when the game ended or a person quit, 2 when the answers ran out first.
 """
@@ -65,8 +65,9 @@ def play_cli(
         list[str] | None,
         typer.Option(
             "--seat",
-            help="SEAT=human or SEAT=bot:NAME (any registered strategy, e.g. bot:random); "
-            "repeatable; every seat is human by default.",
+            help="SEAT=human or SEAT=bot:STRATEGY (e.g. bot:random, bot:rules, "
+            "bot:mcts:iterations=200; 'deathangel strategies list' shows them); repeatable; "
+            "every seat is human by default.",
         ),
     ] = None,
     seed: Annotated[
@@ -96,7 +97,7 @@ def play_cli(
 
     Every decision is a numbered menu; type ? at any prompt for help.
 
-    People at one terminal take turns (hot seat); bots play the seats given as SEAT=bot:NAME.
+    People at one terminal take turns (hot seat); bots play the seats given as SEAT=bot:STRATEGY.
 
     Exit code 0 when the game ends (won or lost) or you quit; 2 when the answers run out.
     """

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -97,8 +98,10 @@ def simulate_cli(
 
     Game i has seed SEED + i; its bots are seeded from that seed and their seat.
     """
-    if not 1 <= players <= 6:
-        raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise DeathAngelError(
+            f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+        )
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
     specs = strategy or ["random"]

@@ -232,7 +232,7 @@ class EngineBase:
                 labels = self.table.gs_labels
                 options = [Option("slay", (labels[c],)) for c in distinct]
                 choice = yield from self.ask(seat, d.SLAY, options, "choose the genestealer slain")
-                card = self.table.gs_by_label[str(choice.args[0])]
+                card = self.table.gs_by_label[choice.text("genestealer")]
         swarm.remove(card)
         self.note(f"{self.table.gs_labels[card]} is slain")
         self.discard_genestealers([card])
@@ -303,7 +303,7 @@ class EngineBase:
                     [Option("pile", ("left",)), Option("pile", ("right",))],
                     "the Genestealer deck is short: which blip pile takes the odd card?",
                 )
-                share[SIDES.index(str(choice.args[0]))] += 1
+                share[choice.side()] += 1
             else:
                 for side in (LEFT, RIGHT):
                     extra = min(spare, want[side] - share[side])

@@ -61,7 +61,11 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         )
     table = observation.table
     state = fw.checkpoint.copy()
-    deal_hidden(state, table, fw.counts, rng, fw.scouted_top)
+    unseen = fw.unseen
+    if unseen is None:
+        unseen = out_of_view(fw.checkpoint, table, fw.counts)
+        object.__setattr__(fw, "unseen", unseen)  # a cache of public facts, see ForwardData
+    deal_hidden(state, table, fw.counts, rng, fw.scouted_top, unseen)
     if fw.scouted_top is not None and observation.seat is not None:
         state.scouted = (observation.seat, fw.scouted_top)
     streams = Streams.shared(rng)
@@ -93,40 +97,54 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
     return game
 
 
+def out_of_view(
+    state: GameState, table: CardTable, counts: PileCounts
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The genestealer and Event cards nowhere in view in a public state copy: what its hidden
+    piles hold between them, checked against the piles' public sizes."""
+    # Genestealers: every deck card not face up is in the deck or a blip pile.
+    seen = set(state.gs_discard)
+    for pos in state.formation:
+        seen.update(pos.swarms[0])
+        seen.update(pos.swarms[1])
+    genestealers = tuple(c for c in range(table.deck_size) if c not in seen)
+    wanted = counts.genestealer_deck + counts.blips_left + counts.blips_right
+    if len(genestealers) != wanted:
+        raise ForwardModelError(
+            f"{len(genestealers)} genestealer cards are out of view but the hidden piles hold "
+            f"{wanted}"
+        )
+    # Events: every copy neither discarded nor being resolved is in the deck.
+    shown = set(state.event_discard)
+    if state.event is not None:
+        shown.add(state.event)
+    events = tuple(e for e in range(len(table.events)) if e not in shown)
+    if len(events) != counts.event_deck:
+        raise ForwardModelError(
+            f"{len(events)} Event cards are out of view but the Event deck holds "
+            f"{counts.event_deck}"
+        )
+    return genestealers, events
+
+
 def deal_hidden(
     state: GameState,
     table: CardTable,
     counts: PileCounts,
     rng: random.Random,
     scouted_top: int | None = None,
+    unseen: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
 ) -> None:
     """Fill the empty hidden piles of a public state copy at random with the cards that are
-    nowhere in view, to the piles' public sizes."""
-    # Genestealers: every deck card not face up is in the deck or a blip pile.
-    seen = set(state.gs_discard)
-    for pos in state.formation:
-        seen.update(pos.swarms[0])
-        seen.update(pos.swarms[1])
-    unseen = [c for c in range(table.deck_size) if c not in seen]
-    wanted = counts.genestealer_deck + counts.blips_left + counts.blips_right
-    if len(unseen) != wanted:
-        raise ForwardModelError(
-            f"{len(unseen)} genestealer cards are out of view but the hidden piles hold {wanted}"
-        )
-    shuffle(unseen, rng)
+    nowhere in view (``unseen``, from :func:`out_of_view` if not given), to the piles' public
+    sizes."""
+    genestealers, events_ = unseen if unseen is not None else out_of_view(state, table, counts)
+    cards = list(genestealers)
+    shuffle(cards, rng)
     n_deck, n_left = counts.genestealer_deck, counts.blips_left
-    state.gs_deck = unseen[:n_deck]
-    state.blips = [unseen[n_deck : n_deck + n_left], unseen[n_deck + n_left :]]
-    # Events: every copy neither discarded nor being resolved is in the deck.
-    shown = set(state.event_discard)
-    if state.event is not None:
-        shown.add(state.event)
-    events = [e for e in range(len(table.events)) if e not in shown]
-    if len(events) != counts.event_deck:
-        raise ForwardModelError(
-            f"{len(events)} Event cards are out of view but the Event deck holds "
-            f"{counts.event_deck}"
-        )
+    state.gs_deck = cards[:n_deck]
+    state.blips = [cards[n_deck : n_deck + n_left], cards[n_deck + n_left :]]
+    events = list(events_)
     shuffle(events, rng)
     if scouted_top is not None and scouted_top in events:
         i = events.index(scouted_top)
@@ -140,11 +158,7 @@ def deal_hidden(
             raise ForwardModelError(f"a location deck of {left} cards cannot be rebuilt")
         chosen = []
         for deck in setup.location_deck[len(setup.location_deck) - left :]:
-            candidates = [
-                i
-                for i, loc in enumerate(table.locations)
-                if loc.deck == deck and i != state.location
-            ]
+            candidates = [i for i in table.locations_in_deck[deck] if i != state.location]
             chosen.append(candidates[int(rng.random() * len(candidates))])
         state.location_deck = chosen[::-1]  # top card last
     else:

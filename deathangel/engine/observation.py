@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from attrs import frozen
+from attrs import field, frozen
 
 if TYPE_CHECKING:
     from deathangel.engine.abilities import Abilities
@@ -98,6 +98,12 @@ class ForwardData:
     scouted_top: int | None = None
     """The Event card this seat saw on top of the Event deck at that point, if it had looked
     (Forward Scouting) and the card was still there."""
+    unseen: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
+        default=None, init=False, eq=False, repr=False
+    )
+    """The genestealer and Event cards out of view at that point, worked out once by the
+    first :func:`~deathangel.engine.forward.determinize` (a search determinizes the same
+    observation hundreds of times): derived from the public fields above only."""
 
     def fingerprint(self, table: CardTable) -> dict[str, Any]:
         return {
@@ -186,8 +192,8 @@ class Observation:
             "event": self.event,
             "scouted_top_event": self.scouted_top_event,
             "artefact_holder": st.artefact,
-            "effects": [list(e) for e in st.effects],
-            "next_effects": [list(e) for e in st.next_effects],
+            "effects": [e.code() for e in st.effects],
+            "next_effects": [e.code() for e in st.next_effects],
             "protected": sorted(labels[c] for c in st.protected),
             "revealed": [[team, card] for _, team, card in st.revealed],
             "my_choices": self.my_choices,

@@ -19,6 +19,9 @@ STREAMS: tuple[str, ...] = ("setup", "genestealers", "events", "locations", "bli
 """Stream names: ``setup`` deals teams and the formation; ``blips`` shuffles cards returned
 into a blip pile; each deck reshuffles with its own stream; ``dice`` rolls the combat die."""
 
+DIE_FACES = range(6)
+"""The faces of the combat die, 0–5, each as likely as any other (RULES §1)."""
+FACE_COUNT = len(DIE_FACES)
 SKULL_FACES = frozenset({1, 2, 3})
 """Faces of the combat die that also show a skull (RULES §1)."""
 
@@ -135,9 +138,9 @@ class Die:
         self._rng = rng
 
     def roll(self) -> int:
-        """One face, 0–5."""
-        # randrange(6) draws 1 value from the stream; measured ~2x faster than choice().
-        return self._rng.randrange(6)
+        """One face of :data:`DIE_FACES`."""
+        # randrange draws 1 value from the stream; measured ~2x faster than choice().
+        return self._rng.randrange(FACE_COUNT)
 
     def copy_with(self, streams: Streams) -> Die:
         """The same die bound to a copied set of streams."""
@@ -154,8 +157,8 @@ class ScriptedDie(Die):
 
     def __init__(self, faces: Sequence[int]) -> None:
         for face in faces:
-            if face not in range(6):
-                raise ValueError(f"a die face is 0-5, not {face!r}")
+            if face not in DIE_FACES:
+                raise ValueError(f"a die face is {DIE_FACES[0]}-{DIE_FACES[-1]}, not {face!r}")
         self.faces = list(faces)
         self.index = 0
 

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
 from deathangel.players.ruleexpr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rulefeatures import VOCABULARY, Situation, Subject, View, kill_chance
+from deathangel.players.rulefeatures import Situation, Subject, View, kill_chance
 from deathangel.players.rulefile import RuleFile, read_rule_file, resolve, shipped_names
+from deathangel.players.rulevocab import VOCABULARY
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
@@ -194,13 +195,3 @@ class RulesPlayer:
         if len(best) == 1 or ruleset.fallback == "first":
             return options[best[0]]
         return options[best[tie_break(self.seed, observation, decision, len(best))]]
-
-
-def explain_lines(ruleset: RuleSet, view: View, decisions: Sequence[Decision]) -> list[str]:
-    """Readable scores of several decisions (a debugging aid for rule writers)."""
-    lines = []
-    for decision in decisions:
-        lines.append(str(decision))
-        for option, score in ruleset.explain(view, decision):
-            lines.append(f"  {score:8.3f}  {option}")
-    return lines

@@ -54,8 +54,9 @@ def deathangel_effect_implementations() -> Mapping[str, Callable[..., Any]]:
     ``event``: ``(engine, params)``; ``on_entering`` / ``control_panel``:
     ``(engine, params, activating_marine_or_None)``; ``terrain``: ``(engine, marine,
     terrain_name)``; ``support_after`` / ``move_activate_after`` / ``end_of_event``:
-    ``(engine, team, card, params)``. Each is a generator that may ``yield from
-    engine.ask(...)`` to ask a decision. ``victory``: ``(engine, params) -> bool``.
+    ``(engine, team, card, params)``. Each returns a flow: a generator that may ``yield from
+    engine.ask(...)`` to ask a decision, or ``no_questions()`` when it asks nothing.
+    ``victory``: ``(engine, params) -> bool``.
 
     :return: a mapping from effect name to implementation; a name already implemented is an
         error naming the plugin.

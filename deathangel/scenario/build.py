@@ -15,6 +15,13 @@ import random
 import re
 from typing import TYPE_CHECKING
 
+from deathangel.engine.lasting import (
+    ENTER_FORMATION,
+    EVASION,
+    GunJam,
+    LastingEffect,
+    SecondWind,
+)
 from deathangel.engine.state import (
     LEFT,
     RIGHT,
@@ -114,18 +121,28 @@ class _Builder:
         self.st.slain = list(self.sc.slain)
 
     def seats(self) -> None:
-        sc, st = self.sc, self.st
+        """Who plays which teams, checked; teams seated but not shown are eliminated, and
+        their marines slain."""
+        st = self.st
         assert st.setup_location is not None
-        per_seat = st.setup_location.teams_per_player[sc.players]
-        colours = [t.color for t in self.db.teams]
-        present = list(
-            dict.fromkeys(
-                [p.marine.team for p in st.formation] + [self.table.marines[n][0] for n in sc.slain]
-            )
-        )
+        per_seat = st.setup_location.teams_per_player[self.sc.players]
+        seats = self.seat_teams(per_seat)
+        self.check_seats(seats, per_seat)
+        st.seats = seats
+        st.team_seat = {team: s for s, teams in enumerate(seats, start=1) for team in teams}
+        alive = {p.marine.team for p in st.formation}
+        st.eliminated = {team for team in st.team_seat if team not in alive}
+        self.slay_unplaced(seats)
+
+    def seat_teams(self, per_seat: int) -> list[tuple[str, ...]]:
+        """The file's ``seats``; else, when the teams shown leave no doubt, those teams."""
+        sc = self.sc
         if sc.seats is not None:
-            seats = list(sc.seats)
-        elif sc.players == 1:
+            return list(sc.seats)
+        shown = [p.marine.team for p in self.st.formation]
+        shown += [self.table.marines[n][0] for n in sc.slain]
+        present = list(dict.fromkeys(shown))
+        if sc.players == 1:
             if len(present) > per_seat:
                 raise self.fail(
                     "formation",
@@ -133,19 +150,24 @@ class _Builder:
                     f"{per_seat}",
                 )
             # Teams the file does not show were in the game too, and are gone (eliminated).
-            spare = [c for c in colours if c not in present]
-            seats = [tuple(present + spare[: per_seat - len(present)])]
-        elif per_seat == 1 and len(present) == sc.players:
-            seats = [(team,) for team in present]
-        else:
-            raise self.fail(
-                "seats",
-                f"missing: with {sc.players} players and {len(present)} team(s) shown, say "
-                "which seat plays which teams",
-            )
+            spare = [t.color for t in self.db.teams if t.color not in present]
+            return [tuple(present + spare[: per_seat - len(present)])]
+        if per_seat == 1 and len(present) == sc.players:
+            return [(team,) for team in present]
+        raise self.fail(
+            "seats",
+            f"missing: with {sc.players} players and {len(present)} team(s) shown, say "
+            "which seat plays which teams",
+        )
+
+    def check_seats(self, seats: list[tuple[str, ...]], per_seat: int) -> None:
+        """One seat per player, each with its number of real teams, no team twice, and every
+        marine's team seated."""
+        sc = self.sc
         if len(seats) != sc.players:
             raise self.fail("seats", f"{len(seats)} seat(s) given for {sc.players} player(s)")
-        seen: set[str] = set()
+        colours = [t.color for t in self.db.teams]
+        seated: set[str] = set()
         for i, seat in enumerate(seats, start=1):
             if len(seat) != per_seat:
                 raise self.fail(
@@ -159,28 +181,20 @@ class _Builder:
                         f"seats[{i}][{j}]",
                         f"unknown team {colour!r}; teams are {', '.join(colours)}",
                     )
-                if colour in seen:
+                if colour in seated:
                     raise self.fail(f"seats[{i}][{j}]", f"team {colour!r} is seated twice")
-                seen.add(colour)
-        for i, row in enumerate(sc.formation, start=1):
-            team = self.table.marines[row.marine][0]
-            if team not in seen:
-                raise self.fail(
-                    f"formation[{i}].marine",
-                    f"{row.marine!r} is of the {team} team, which no seat plays",
-                )
-        for i, name in enumerate(sc.slain, start=1):
+                seated.add(colour)
+        marines = [(f"formation[{i}].marine", row.marine) for i, row in enumerate(sc.formation, 1)]
+        marines += [(f"slain[{i}]", name) for i, name in enumerate(sc.slain, start=1)]
+        for key, name in marines:
             team = self.table.marines[name][0]
-            if team not in seen:
-                raise self.fail(
-                    f"slain[{i}]", f"{name!r} is of the {team} team, which no seat plays"
-                )
-        st.seats = seats
-        st.team_seat = {team: s for s, teams in enumerate(seats, start=1) for team in teams}
-        alive = {p.marine.team for p in st.formation}
-        st.eliminated = {team for team in st.team_seat if team not in alive}
-        # Every marine of a team in play is in the formation or slain (RULES §9): those the
-        # file does not place are slain, after the ones it lists (in order of death).
+            if team not in seated:
+                raise self.fail(key, f"{name!r} is of the {team} team, which no seat plays")
+
+    def slay_unplaced(self, seats: list[tuple[str, ...]]) -> None:
+        """Every marine of a team in play is in the formation or slain (RULES §9): those the
+        file does not place are slain, after the ones it lists (in order of death)."""
+        st = self.st
         living = {p.marine.name for p in st.formation}
         for seat in seats:
             for team in seat:
@@ -507,24 +521,24 @@ class _Builder:
                 (st.team_seat[t] for _, t, _ in order if t not in st.eliminated), 1
             )
 
-    def effect_list(self, spec: EffectsSpec, where: str) -> list[tuple[str, ...]]:
+    def effect_list(self, spec: EffectsSpec, where: str) -> list[LastingEffect]:
         prefix = f"{where}." if where else ""
-        effects: list[tuple[str, ...]] = []
+        effects: list[LastingEffect] = []
         alive = {p.marine.name for p in self.st.formation}
         for i, name in enumerate(spec.second_wind, start=1):
             if name not in alive:
                 raise self.fail(
                     f"{prefix}second_wind[{i}]", f"{name!r} is not a marine of the formation"
                 )
-            effects.append(("second_wind", name))
+            effects.append(SecondWind(name))
         for i, team in enumerate(spec.gun_jam, start=1):
             if team not in self.st.team_seat:
                 raise self.fail(f"{prefix}gun_jam[{i}]", f"{team!r} is not a seated team")
-            effects.append(("gun_jam", team))
+            effects.append(GunJam(team))
         if spec.evasion:
-            effects.append(("evasion",))
+            effects.append(EVASION)
         if spec.enter_formation:
-            effects.append(("enter_formation",))
+            effects.append(ENTER_FORMATION)
         return effects
 
     def effects(self) -> None:

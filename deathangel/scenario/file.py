@@ -18,13 +18,20 @@ from typing import Any
 
 from attrs import field, frozen
 
-from deathangel.engine.state import LEFT, RIGHT, SIDES
+from deathangel.engine import lasting
+from deathangel.engine.state import LEFT, MAX_PLAYERS, MIN_PLAYERS, PHASES, RIGHT, SIDES
 from deathangel.errors import DeathAngelError
 
-SCENARIO_PHASES = ("choose_actions", "resolve_actions", "genestealer_attack", "event")
-"""Phases a scenario may start in (the engine's four phases, RULES §4)."""
+SCENARIO_PHASES = PHASES
+"""Phases a scenario may start in: the engine's four phases (RULES §4)."""
 
-TOP_KEYS = frozenset(
+EFFECT_KEYS = frozenset(
+    kind.NAME
+    for kind in (lasting.SecondWind, lasting.GunJam, lasting.Evasion, lasting.EnterFormation)
+)
+"""The lasting effects a scenario may put in force, this round or the next, keyed by their
+effect names."""
+TOP_KEYS = EFFECT_KEYS | frozenset(
     {
         "title",
         "description",
@@ -47,10 +54,6 @@ TOP_KEYS = frozenset(
         "resolved",
         "last_resolved",
         "power_field",
-        "second_wind",
-        "gun_jam",
-        "evasion",
-        "enter_formation",
         "next_round",
         "artefact",
         "activated",
@@ -61,7 +64,7 @@ TOP_KEYS = frozenset(
 ROW_KEYS = frozenset(
     {"marine", "facing", "tokens", "left", "right", "left_terrain", "right_terrain"}
 )
-NEXT_ROUND_KEYS = frozenset({"second_wind", "gun_jam", "evasion", "enter_formation"})
+NEXT_ROUND_KEYS = EFFECT_KEYS
 TERRAIN_KEYS = frozenset({"name", "tokens"})
 
 
@@ -228,13 +231,13 @@ class _Reader:
 
     def effects(self, data: Mapping[str, Any], where: str) -> EffectsSpec:
         prefix = f"{where}." if where else ""
+        second_wind, gun_jam = lasting.SecondWind.NAME, lasting.GunJam.NAME
+        evasion, enter = lasting.Evasion.NAME, lasting.EnterFormation.NAME
         return EffectsSpec(
-            second_wind=self.strs(data.get("second_wind", []), f"{prefix}second_wind"),
-            gun_jam=self.strs(data.get("gun_jam", []), f"{prefix}gun_jam"),
-            evasion=self.bool_(data.get("evasion", False), f"{prefix}evasion"),
-            enter_formation=self.bool_(
-                data.get("enter_formation", False), f"{prefix}enter_formation"
-            ),
+            second_wind=self.strs(data.get(second_wind, []), prefix + second_wind),
+            gun_jam=self.strs(data.get(gun_jam, []), prefix + gun_jam),
+            evasion=self.bool_(data.get(evasion, False), prefix + evasion),
+            enter_formation=self.bool_(data.get(enter, False), prefix + enter),
         )
 
     def row(self, value: Any, index: int) -> RowSpec:
@@ -269,7 +272,9 @@ class _Reader:
                 raise self.fail("seats", f"expected a list of lists of team colours, not {raw!r}")
             seats = tuple(self.strs(s, f"seats[{i}]") for i, s in enumerate(raw, start=1))
         default_players = len(seats) if seats is not None else 1
-        players = self.int_(data.get("players", default_players), "players", 1, 6)
+        players = self.int_(
+            data.get("players", default_players), "players", MIN_PLAYERS, MAX_PLAYERS
+        )
         phase = self.str_(data.get("phase", "genestealer_attack"), "phase")
         if phase not in SCENARIO_PHASES:
             raise self.fail("phase", f"{phase!r} is not one of {', '.join(SCENARIO_PHASES)}")

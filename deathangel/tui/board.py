@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from deathangel.engine import lasting
 from deathangel.engine.state import SIDES
 
 if TYPE_CHECKING:
@@ -295,25 +296,30 @@ def _footer(view: Mapping[str, Any], table: CardTable, seat: int | None) -> list
     return lines
 
 
-def _effect_word(effect: Sequence[Any]) -> str:
-    if not effect:
+def _effect_word(code: Sequence[Any]) -> str:
+    """A lasting effect of an observation (its JSON form) in words."""
+    if not code:
         return "?"
-    name = str(effect[0])
+    name = str(code[0])
     label = _EFFECT_NAMES.get(name, name.replace("_", " ").capitalize())
-    args = [str(a) for a in effect[1:]]
-    if name == "gun_jam" and args:
-        return f"{label}: {args[0]} may not choose its Attack card"
-    if name == "second_wind" and args:
-        return f"{label}: a 0 on {args[0]}'s defence misses"
-    if name == "evasion":
-        return f"{label}: an Attack card lets only 1 marine of its team attack"
-    if name == "enter_formation":
-        return f"{label}: a token before each Move + Activate card"
-    if name == "lead_used" and args:
-        return f"{label} ({args[0]})"
-    if name == "limit_spawn" and len(args) >= 2:
-        return f"{label}: at most {args[1]} more spawn at the {args[0]}"
-    return label + (f" ({', '.join(args)})" if args else "")
+    try:
+        effect = lasting.from_code(code)
+    except ValueError:  # a view from elsewhere: show what it says
+        args = [str(a) for a in code[1:]]
+        return label + (f" ({', '.join(args)})" if args else "")
+    match effect:
+        case lasting.GunJam(team=team):
+            return f"{label}: {team} may not choose its Attack card"
+        case lasting.SecondWind(marine=marine):
+            return f"{label}: a 0 on {marine}'s defence misses"
+        case lasting.Evasion():
+            return f"{label}: an Attack card lets only 1 marine of its team attack"
+        case lasting.EnterFormation():
+            return f"{label}: a token before each Move + Activate card"
+        case lasting.LeadUsed(team=team):
+            return f"{label} ({team})"
+        case lasting.SpawnLimit(terrain=terrain, left=left):
+            return f"{label}: at most {left} more spawn at the {terrain}"
 
 
 def _effect_words(view: Mapping[str, Any], table: CardTable, *, this_round: bool) -> list[str]:

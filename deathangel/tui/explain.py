@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 import deathangel.engine.decisions as d
-from deathangel.engine.randomness import SKULL_FACES
+from deathangel.engine.randomness import DIE_FACES, FACE_COUNT, SKULL_FACES
 from deathangel.engine.state import SIDES
 
 if TYPE_CHECKING:
@@ -53,17 +53,21 @@ class _Ctx:
         self.option = option
         self.st: GameState = game.state
         self.table: CardTable = game.table
-        self.args = option.args
         self.kind = decision.kind
         self.prompt = decision.prompt
         self.low = decision.prompt.casefold()
 
-    def arg(self, i: int) -> str:
-        return str(self.args[i])
+    def text(self, name: str) -> str:
+        """The option's argument of that name (:data:`~deathangel.engine.decisions.OPTION_ARGS`)."""
+        return self.option.text(name)
 
-    def row(self, i: int) -> int:
-        """A 1-based row argument as a 0-based row."""
-        return int(self.args[i]) - 1
+    def row(self) -> int:
+        """The option's ``position`` as a 0-based row."""
+        return self.option.row()
+
+    def meaning(self) -> str:
+        """What a ``yes``/``no`` option says it does, or ``""`` when it says nothing."""
+        return self.option.text("meaning") if self.option.args else ""
 
     def position(self, row: int) -> Position:
         return self.st.formation[row]
@@ -122,7 +126,7 @@ def _marine_words(ctx: _Ctx, name: str) -> str:
 
 
 def _explain_card(ctx: _Ctx) -> str:
-    name = ctx.arg(0)
+    name = ctx.text("card")
     _, card = ctx.table.actions[name]
     kind = KIND_NAMES.get(card.kind, card.kind)
     ability = _short(card.text, 75) if card.text else _BASE_ACTION.get(card.kind, "")
@@ -130,7 +134,7 @@ def _explain_card(ctx: _Ctx) -> str:
 
 
 def _explain_marine(ctx: _Ctx) -> str:
-    name = ctx.arg(0)
+    name = ctx.text("marine")
     facts = _marine_words(ctx, name)
     low = ctx.low
     if ctx.kind == d.PLACE_SUPPORT:
@@ -176,7 +180,7 @@ def _current_event(ctx: _Ctx) -> tuple[str, str] | None:
 
 
 def _explain_swap(ctx: _Ctx) -> str:
-    a, b = ctx.arg(0), ctx.arg(1)
+    a, b = ctx.text("marine"), ctx.text("other")
     ra, rb = ctx.marine_row(a), ctx.marine_row(b)
     if ra is None or rb is None:
         return f"{a} swaps places with {b}"
@@ -188,7 +192,7 @@ def _explain_swap(ctx: _Ctx) -> str:
 
 
 def _explain_flip(ctx: _Ctx) -> str:
-    name = ctx.arg(0)
+    name = ctx.text("marine")
     row = ctx.marine_row(name)
     if row is None:
         return f"{name} turns round"
@@ -201,7 +205,7 @@ def _explain_flip(ctx: _Ctx) -> str:
 
 
 def _explain_activate(ctx: _Ctx) -> str:
-    marine, terrain = ctx.arg(0), ctx.arg(1)
+    marine, terrain = ctx.text("marine"), ctx.text("terrain")
     card = ctx.table.terrain.get(terrain)
     what = _short(card.text, 90) if card is not None and card.text else "activate it"
     panel = card is not None and card.effect is not None and card.effect.name == "use_control_panel"
@@ -212,6 +216,11 @@ def _explain_activate(ctx: _Ctx) -> str:
     return f"{marine} activates the {terrain}: {what}"
 
 
+def _span(faces: Collection[int]) -> str:
+    """``"1-3"``: the lowest and highest of some die faces."""
+    return f"{min(faces)}-{max(faces)}"
+
+
 def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) -> str:
     """Chance of slaying at least one with this roll, and with every reroll he can pay for."""
     row = ctx.marine_row(marine)
@@ -220,12 +229,12 @@ def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) ->
         tokens = max(0, tokens - 1)
     effect = card.effect if card is not None else None
     hits = set(SKULL_FACES)
-    rule = "a skull (1-3) slays 1"
+    rule = f"a skull ({_span(SKULL_FACES)}) slays 1"
     if effect is not None:
         params = effect.params
         if effect.name == "attack_slays_face_value" and params.get("marine") == marine:
-            hits = {1, 2, 3, 4, 5}
-            rule = "slays as many as the face rolled (0-5)"
+            hits = {f for f in DIE_FACES if f > 0}
+            rule = f"slays as many as the face rolled ({_span(DIE_FACES)})"
         elif effect.name == "attack_face_slays":
             faces = {int(f) for f in params.get("faces", ())}
             hits |= faces
@@ -233,7 +242,7 @@ def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) ->
             rule += f", a {shown} slays up to {params.get('up_to')}"
         elif effect.name == "skull_chains_attack" and params.get("marine") == marine:
             rule += " and lets him attack again"
-    p = len(hits) / 6
+    p = len(hits) / FACE_COUNT
     odds = f"{_pct(p)} to slay"
     if tokens:
         odds += (
@@ -243,7 +252,7 @@ def _attack_odds(ctx: _Ctx, marine: str, card: ActionCard | None, paid: bool) ->
 
 
 def _explain_attack(ctx: _Ctx) -> str:
-    marine, side_name, target = ctx.arg(0), ctx.arg(1), ctx.row(2)
+    marine, side_name, target = ctx.text("marine"), ctx.text("side"), ctx.row()
     side = SIDES.index(side_name)
     paid = "spend 1 token" in ctx.low
     card = None if paid else ctx.action_card()
@@ -261,7 +270,7 @@ def _explain_attack(ctx: _Ctx) -> str:
 
 
 def _explain_charge(ctx: _Ctx) -> str:
-    marine = ctx.arg(0)
+    marine = ctx.text("marine")
     card = ctx.action_card()
     if card is not None and card.effect is not None:
         params = card.effect.params
@@ -356,27 +365,27 @@ def _label_words(ctx: _Ctx, label: str) -> str:
 
 
 def _explain_slay(ctx: _Ctx) -> str:
-    return f"slay {_label_words(ctx, ctx.arg(0))}; the rest of the swarm stays"
+    return f"slay {_label_words(ctx, ctx.text('genestealer'))}; the rest of the swarm stays"
 
 
 def _explain_slay_at(ctx: _Ctx) -> str:
-    row, side = ctx.row(0), ctx.arg(1)
+    row, side, card = ctx.row(), ctx.text("side"), ctx.text("genestealer")
     return (
-        f"slay {_label_words(ctx, ctx.arg(2))} from the {side} swarm at position {row + 1} "
+        f"slay {_label_words(ctx, card)} from the {side} swarm at position {row + 1} "
         f"({_swarm_words(ctx, row, SIDES.index(side))})"
     )
 
 
 def _explain_take(ctx: _Ctx) -> str:
-    row, side = ctx.row(0), ctx.arg(1)
+    row, side, card = ctx.row(), ctx.text("side"), ctx.text("genestealer")
     return (
-        f"send {_label_words(ctx, ctx.arg(2))} from the {side} swarm at position {row + 1} "
+        f"send {_label_words(ctx, card)} from the {side} swarm at position {row + 1} "
         "back into the blip pile"
     )
 
 
 def _explain_terrain(ctx: _Ctx) -> str:
-    name, row, side = ctx.arg(0), ctx.row(1), ctx.arg(2)
+    name, row, side = ctx.text("terrain"), ctx.row(), ctx.text("side")
     where = f"the {name} ({side} of position {row + 1})"
     if ctx.kind == d.SPAWN_ORDER:
         pile = len(ctx.st.blips[SIDES.index(side)])
@@ -396,7 +405,7 @@ def _explain_terrain(ctx: _Ctx) -> str:
 
 
 def _explain_pile(ctx: _Ctx) -> str:
-    side = ctx.arg(0)
+    side = ctx.text("side")
     count = len(ctx.st.blips[SIDES.index(side)])
     pile = f"the {side} blip pile ({_plural(count, 'card')})"
     low = ctx.low
@@ -420,7 +429,7 @@ def _explain_pile(ctx: _Ctx) -> str:
 
 
 def _explain_target(ctx: _Ctx) -> str:
-    row, side_name = ctx.row(0), ctx.arg(1)
+    row, side_name = ctx.row(), ctx.text("side")
     side = SIDES.index(side_name)
     swarm = f"the {side_name} swarm at position {row + 1} ({_swarm_words(ctx, row, side)})"
     low = ctx.low
@@ -441,7 +450,7 @@ def _explain_target(ctx: _Ctx) -> str:
 
 
 def _explain_place(ctx: _Ctx) -> str:
-    row, side_name = ctx.row(0), ctx.arg(1)
+    row, side_name = ctx.row(), ctx.text("side")
     side = SIDES.index(side_name)
     pos = ctx.position(row)
     beside = f"beside {pos.marine.name}"
@@ -459,7 +468,7 @@ def _explain_place(ctx: _Ctx) -> str:
 
 
 def _explain_team(ctx: _Ctx) -> str:
-    team = ctx.arg(0)
+    team = ctx.text("team")
     attack = next((a.name for a in ctx.table.db.team(team).actions if a.kind == "attack"), "")
     marines = ", ".join(p.marine.name for p in ctx.st.formation if p.marine.team == team)
     return (
@@ -470,7 +479,7 @@ def _explain_team(ctx: _Ctx) -> str:
 
 
 def _explain_count(ctx: _Ctx) -> str:
-    n = int(ctx.args[0])
+    n = ctx.option.number("count")
     if n == 0:
         return "spend no token and slay nothing"
     return (
@@ -499,12 +508,12 @@ _YES_WORDS: dict[str, str] = {
 
 
 def _launch_odds(tokens: int) -> str:
-    """The chance that a roll is at most ``tokens`` (faces 0-5)."""
-    return _pct(min(6, max(0, tokens + 1)) / 6)
+    """The chance that a roll is at most ``tokens``."""
+    return _pct(sum(1 for face in DIE_FACES if face <= tokens) / FACE_COUNT)
 
 
 def _explain_yes(ctx: _Ctx) -> str:
-    arg = ctx.arg(0) if ctx.args else ""
+    arg = ctx.meaning()
     low = ctx.low
     if "launch control" in low:
         n = ctx.st.location_tokens
@@ -541,7 +550,7 @@ def _explain_no(ctx: _Ctx) -> str:
     flip = re.search(r"flip (.+?)\?", ctx.prompt)
     if flip is not None:
         return f"{flip.group(1)} keeps his facing"
-    arg = ctx.arg(0) if ctx.args else ""
+    arg = ctx.meaning()
     if arg:
         return arg
     return f"decline ({ctx.prompt})" if ctx.prompt else "decline"

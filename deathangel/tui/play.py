@@ -41,8 +41,10 @@ from rich.text import Text
 from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
+from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
-from deathangel.plugins.strategies import strategy_factory
+from deathangel.players.base import observes, replays_on_resume
+from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
 
 if TYPE_CHECKING:
@@ -53,8 +55,6 @@ BOT_PREFIX = "bot:"
 
 EXIT_OK = 0
 """The game ended (won or lost), or a person quit."""
-EXIT_ERROR = 1
-"""A bad option, save file or strategy: one ``error:`` line."""
 EXIT_INPUT_ENDED = 2
 """The answers ran out (end of the input file, Ctrl-D) before the game ended."""
 EXIT_INTERRUPTED = 130
@@ -80,14 +80,19 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 
 def parse_controller(text: str) -> str:
-    """``"human"`` or ``"bot:NAME"``, normalised; the strategy name is checked when bots are
-    made. :raises DeathAngelError: for anything else."""
+    """``"human"`` or ``"bot:SPEC"`` (a strategy spec: ``NAME``, ``NAME:key=value,...`` or
+    ``FILE.toml``), normalised; the spec is checked when bots are made.
+
+    :raises DeathAngelError: for anything else."""
     value = text.strip()
     if value.lower() == HUMAN:
         return HUMAN
     if value.lower().startswith(BOT_PREFIX) and value[len(BOT_PREFIX) :].strip():
         return BOT_PREFIX + value[len(BOT_PREFIX) :].strip()
-    raise DeathAngelError(f"a seat is 'human' or 'bot:NAME' (e.g. bot:random), not {text!r}")
+    raise DeathAngelError(
+        f"a seat is 'human' or 'bot:STRATEGY' (e.g. bot:random, bot:mcts:iterations=200), "
+        f"not {text!r}"
+    )
 
 
 def is_bot(controller: str) -> bool:
@@ -95,24 +100,27 @@ def is_bot(controller: str) -> bool:
 
 
 def make_bots(game: Game, seats: Mapping[int, str], *, pm: Any = None) -> dict[int, Player]:
-    """One bot for every ``bot:NAME`` seat, seeded from the game's seed and its seat, and
-    brought up to the game's present by being asked again at every past decision of its seat.
+    """One bot for every ``bot:SPEC`` seat, seeded from the game's seed and its seat, and —
+    if its choices depend on its own past (see :mod:`deathangel.players.base`) — brought up
+    to the game's present by being asked again at every past decision of its seat.
 
-    :raises DeathAngelError: for an unknown strategy (listing the known ones).
+    :raises DeathAngelError: for an unknown strategy or parameter (listing what exists).
     """
     bots: dict[int, Player] = {}
+    found = strategies(pm)
     for seat, controller in sorted(seats.items()):
         if is_bot(controller):
-            factory = strategy_factory(controller[len(BOT_PREFIX) :], pm)
-            bots[seat] = factory(seed=bot_seed(game.config.seed, seat))
-    if bots and game.history:
+            spec = parse_spec(controller[len(BOT_PREFIX) :])
+            bots[seat] = spec.make(bot_seed(game.config.seed, seat), found=found)
+    catch_up = {seat: bot for seat, bot in bots.items() if replays_on_resume(bot)}
+    if catch_up and game.history:
         past = Game(game.config, db=game.db)
         for option in game.history:
             decision = past.decision
             assert decision is not None, "the history is longer than the game"
-            bot = bots.get(decision.seat)
+            bot = catch_up.get(decision.seat)
             if bot is not None:
-                bot.choose(past.observation(decision.seat), decision)
+                bot.choose(past.observation(decision.seat) if observes(bot) else None, decision)
             past.push(option)
     return bots
 
@@ -401,7 +409,8 @@ class PlaySession:
 
     def _bot_turn(self, decision: Decision) -> None:
         seat = decision.seat
-        option = self.bots[seat].choose(self.game.observation(seat), decision)
+        bot = self.bots[seat]
+        option = bot.choose(self.game.observation(seat) if observes(bot) else None, decision)
         position = len(self.game.log)
         self.game.apply(option)
         who = f"Seat {seat} ({self.seats[seat]})"
@@ -451,45 +460,86 @@ class PlaySession:
     def _answer(self, decision: Decision, text: str) -> Option | None:
         """The option ``text`` chooses, or None after running a command or explaining why
         ``text`` is not an answer."""
-        options = decision.options
-        n = len(options)
         if not text:
-            self.say(f"Type a number from 1 to {n}, or ? for help.", "yellow")
+            self.say(f"Type a number from 1 to {len(decision.options)}, or ? for help.", "yellow")
             return None
         if text.isdigit():
-            number = int(text)
-            if 1 <= number <= n:
-                return options[number - 1]
-            self.say(f"There is no option {number}: choose 1 to {n} (? for help).", "yellow")
+            return self._numbered(decision, int(text))
+        if self._command(decision, text):
             return None
-        command, _, argument = text.partition(" ")
-        command = command.lower()
-        argument = argument.strip()
-        if text.lower() in ("?", "help"):
-            self._help(decision)
-        elif command == "board" and not argument:
-            self._board(decision.seat)
-            self._menu(decision)
-        elif command == "cards":
-            self._cards(argument, decision.seat)
-            if not argument:
-                self._menu(decision)
-        elif command == "log" and argument.lower() in ("", "all"):
-            self._log(decision.seat, all_lines=bool(argument))
-        elif command == "save":
-            self._save_command(argument)
-        elif command == "quit" and not argument:
-            self._quit()
-        else:
-            for option in options:
-                if str(option).lower() == text.lower():
-                    return option
-            self.say(
-                f"{text!r} is not an option or a command: type a number from 1 to {n}, "
-                f"or ? for help.",
-                "yellow",
-            )
+        return self._named(decision, text)
+
+    def _numbered(self, decision: Decision, number: int) -> Option | None:
+        """The option of that number in the menu (1-based), or None after saying why not."""
+        n = len(decision.options)
+        if 1 <= number <= n:
+            return decision.options[number - 1]
+        self.say(f"There is no option {number}: choose 1 to {n} (? for help).", "yellow")
         return None
+
+    def _named(self, decision: Decision, text: str) -> Option | None:
+        """The option whose words are ``text`` (any case), or None after saying why not."""
+        for option in decision.options:
+            if str(option).lower() == text.lower():
+                return option
+        self.say(
+            f"{text!r} is not an option or a command: type a number from 1 to "
+            f"{len(decision.options)}, or ? for help.",
+            "yellow",
+        )
+        return None
+
+    def _command(self, decision: Decision, text: str) -> bool:
+        """Run ``text`` if it is a command (see :data:`COMMANDS`); whether it was one."""
+        command, _, argument = text.partition(" ")
+        run = {
+            "?": self._help_command,
+            "help": self._help_command,
+            "board": self._board_command,
+            "cards": self._cards_command,
+            "log": self._log_command,
+            "save": self._save_command,
+            "quit": self._quit_command,
+        }.get(command.lower())
+        return run is not None and run(decision, argument.strip())
+
+    # Each command takes (decision, argument) and says whether the argument fits it: one that
+    # does not ("board 3") is not a command, and is read as an option's words instead.
+
+    def _help_command(self, decision: Decision, argument: str) -> bool:
+        if argument:
+            return False
+        self._help(decision)
+        return True
+
+    def _board_command(self, decision: Decision, argument: str) -> bool:
+        if argument:
+            return False
+        self._board(decision.seat)
+        self._menu(decision)
+        return True
+
+    def _cards_command(self, decision: Decision, argument: str) -> bool:
+        self._cards(argument, decision.seat)
+        if not argument:
+            self._menu(decision)
+        return True
+
+    def _log_command(self, decision: Decision, argument: str) -> bool:
+        if argument.lower() not in ("", "all"):
+            return False
+        self._log(decision.seat, all_lines=bool(argument))
+        return True
+
+    def _save_command(self, decision: Decision, argument: str) -> bool:
+        self._save(argument)
+        return True
+
+    def _quit_command(self, decision: Decision, argument: str) -> bool:
+        if argument:
+            return False
+        self._quit()
+        return True
 
     def _help(self, decision: Decision) -> None:
         self.say("Commands (at any prompt):", "bold")
@@ -515,7 +565,7 @@ class PlaySession:
             self.say(f"(the last {len(lines)} of {len(shown)} lines; log all shows every one)")
         self._print_log(lines)
 
-    def _save_command(self, argument: str) -> None:
+    def _save(self, argument: str) -> None:
         if argument:
             path = Path(argument)
             if self.save(path):
@@ -559,8 +609,10 @@ def complete_teams(
         if not 1 <= seat <= players:
             raise DeathAngelError(f"--team names seat {seat}; seats are 1-{players}")
     db = default_database()
-    if not 1 <= players <= 6:
-        raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+    if players not in PLAYER_COUNTS:
+        raise DeathAngelError(
+            f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+        )
     per_seat = db.setup_location_for(players).teams_per_player[players]
     taken = {colour for teams in chosen.values() for colour in teams}
     free = [t.color for t in db.teams if t.color not in taken]
@@ -627,8 +679,10 @@ def play(
         log_shown = max(0, len(game.log) - RESUME_CONTEXT)
     else:
         players = 1 if players is None else players
-        if not 1 <= players <= 6:
-            raise DeathAngelError(f"--players must be between 1 and 6, not {players}")
+        if players not in PLAYER_COUNTS:
+            raise DeathAngelError(
+                f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
+            )
         seed = random_seed() if seed is None else seed
         controllers = _controllers(players, seats)
         config_teams = complete_teams(players, teams or {}, seed)

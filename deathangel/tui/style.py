@@ -10,6 +10,15 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from deathangel.engine.lasting import (
+    EnterFormation,
+    Evasion,
+    GunJam,
+    LeadUsed,
+    SecondWind,
+    SpawnLimit,
+)
+
 if TYPE_CHECKING:
     from deathangel.engine.state import CardTable
 
@@ -69,13 +78,14 @@ _BASE_ACTION: dict[str, str] = {
 }
 
 _EFFECT_NAMES: dict[str, str] = {
-    "gun_jam": "Gun Jam",
-    "evasion": "Evasion",
-    "second_wind": "Second Wind",
-    "enter_formation": "Enter Formation",
-    "lead_used": "Lead by Example used",
-    "limit_spawn": "Core Cogitator",
+    GunJam.NAME: "Gun Jam",
+    Evasion.NAME: "Evasion",
+    SecondWind.NAME: "Second Wind",
+    EnterFormation.NAME: "Enter Formation",
+    LeadUsed.NAME: "Lead by Example used",
+    SpawnLimit.NAME: "Core Cogitator",
 }
+"""The card each lasting effect comes from, by effect name."""
 
 # -- small text helpers ----------------------------------------------------------------------
 

@@ -7,20 +7,24 @@ rate of the games each combat team (or, solo, each triple of teams) took part in
 
     python docs/examples/strategy_figures.py --players 1 --games 2000 --seed 1 --strategy rules
     python docs/examples/strategy_figures.py -p 1 -n 2000 -s 1 --strategy rules --by-team
+    python docs/examples/strategy_figures.py -p 1 -n 500 -s 1 --rollout default
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from collections import Counter
 from typing import Any
 
 from deathangel.analysis.simulate import play_game, spec_bots, wilson_interval
 from deathangel.engine.decisions import Decision, Option
-from deathangel.engine.game import GameConfig, default_database, new_state
+from deathangel.engine.game import Game, GameConfig, default_database, new_state
 from deathangel.engine.game import card_table as make_table
+from deathangel.engine.observation import pile_counts
 from deathangel.engine.randomness import Streams
+from deathangel.players.rules import RuleSet
 from deathangel.plugins.strategies import parse_spec, strategies
 
 
@@ -52,6 +56,40 @@ def teams_of(players: int, seed: int) -> list[tuple[str, ...]]:
 TABLE = make_table(default_database())
 
 
+class RawView:
+    """What a search hands a rollout policy: the game's own state, no observation copy."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.state = game.state
+        self.table = game.table
+        self.counts = pile_counts(game.state)
+
+
+def rollout_timing(players: int, games: int, seed: int, rules: str) -> None:
+    """Play games as a search's rollouts would: ``RuleSet.choose`` on the game's own state,
+    the game's fast path, nothing recorded; time the rule set alone."""
+    ruleset = RuleSet.load(rules)
+    rng = random.Random(seed)
+    spent = 0.0
+    decisions = wins = 0
+    for i in range(games):
+        game = Game(GameConfig(players, seed=seed + i), checkpoints=False, forward=False)
+        while game.decision is not None:
+            decision = game.decision
+            view = RawView(game, decision.seat)
+            start = time.process_time()
+            option = ruleset.choose(view, decision, rng)
+            spent += time.process_time() - start
+            decisions += 1
+            game.push(option)
+        wins += game.outcome == "victory"
+    print(
+        f"rule set {rules!r} on raw views, {players} player(s), {games} games: "
+        f"{spent / max(1, decisions) * 1e6:.0f} µs per decision, {wins} wins"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-p", "--players", type=int, default=1)
@@ -59,7 +97,13 @@ def main() -> None:
     parser.add_argument("-s", "--seed", type=int, default=1)
     parser.add_argument("--strategy", default="rules")
     parser.add_argument("--by-team", action="store_true")
+    parser.add_argument(
+        "--rollout", metavar="RULES", help="time RuleSet.choose on raw views, as in a search"
+    )
     args = parser.parse_args()
+    if args.rollout:
+        rollout_timing(args.players, args.games, args.seed, args.rollout)
+        return
     spec = parse_spec(args.strategy)
     found = strategies()
     specs = [spec] * args.players

@@ -11,7 +11,6 @@ import sys
 
 from deathangel.analysis.bench import (
     DEFAULT_SECONDS,
-    PLAYER_COUNTS,
     DecisionTimes,
     bench_clones,
     bench_decisions,
@@ -21,6 +20,9 @@ from deathangel.analysis.bench import (
     run_bench,
 )
 from deathangel.analysis.simulate import simulate
+
+SEATS = [1, 2, 3, 4, 5, 6]
+"""Every player count of the rules (RULES §3)."""
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -37,7 +39,7 @@ def test_bench_json_prints_every_figure() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("\n") == 1
     data = json.loads(result.stdout)
-    for players in PLAYER_COUNTS:
+    for players in SEATS:
         assert data[f"games_per_s_{players}p"] > 0
         assert data[f"games_{players}p"] == 2
         assert data[f"games_ended_{players}p"] == 2
@@ -72,7 +74,7 @@ def test_bench_text_reports_rates_target_and_profile() -> None:
     result = run("--games", "1", "--profile")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for players in PLAYER_COUNTS:
+    for players in SEATS:
         assert f"  {players} player" in out
     assert "all ended" in out
     assert "at round start:" in out
@@ -127,7 +129,7 @@ def test_run_bench_reports_each_measurement_as_it_finishes() -> None:
         on_games=lambda rate: seen.append(rate.players),
         on_clones=lambda start, mid, bad: clones.append(bad),
     )
-    assert seen == list(PLAYER_COUNTS)
+    assert seen == SEATS
     assert clones == [0]
     assert report.all_ended
     assert report.solo.players == 1

@@ -429,7 +429,7 @@ def test_simulate_refuses_a_broken_rule_file_in_one_line(tmp_path: Path) -> None
 
 
 def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
-    from deathangel.players.rulefeatures import VOCABULARY
+    from deathangel.players.rulevocab import VOCABULARY
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "strategies.md").read_text("utf-8")
     missing = [
@@ -439,7 +439,7 @@ def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
 
 
 def test_the_example_rule_file_in_the_docs_loads() -> None:
-    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules_cautious.toml"
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules" / "cautious.toml"
     rules = RuleSet.load(example)
     assert rules.path == example
     assert "place_support" in rules.scorers
@@ -462,3 +462,31 @@ def test_the_figures_script_matches_simulate() -> None:
     # Four games of two seats with two teams each (RULES §3): sixteen team entries in all.
     rows = [line for line in out.splitlines() if line.count(" | ") == 3 and "games" not in line]
     assert sum(int(line.split(" | ")[1]) for line in rows) == 16
+
+
+def test_an_instinct_card_not_yet_shown_stays_hidden_from_a_raw_view() -> None:
+    """A search's own state holds the Event being resolved even while it is the current
+    player's alone (RULES §8); the rules must not read it for another seat."""
+    from deathangel.players.rulefeatures import Situation
+
+    st = build_state(
+        [("Brother Leon", "L"), ("Brother Claudio", "R")],
+        seats=[["red"], ["yellow"]],
+        players=2,
+        phase="event",
+    )
+    t = table()
+    st.event = next(i for i, e in enumerate(t.events) if e.name == "Psychic Assault")
+    st.event_hidden = True
+    st.current_seat = 1
+
+    class View:
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+            self.state = st
+            self.table = t
+            self.counts = pile_counts(st)
+
+    decision = Decision(1, "target_marine", (Option("marine", ("Brother Leon",)),), "x")
+    assert Situation(View(1), decision).event == "Psychic Assault"
+    assert Situation(View(2), decision).event == ""

@@ -18,6 +18,7 @@ from invariants import check_invariants
 from deathangel.cards.load import load_base
 from deathangel.engine.decisions import Decision
 from deathangel.engine.game import card_table
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, GameState
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
@@ -220,8 +221,8 @@ second_wind = ["Brother Leon"]
 """ + LEON.replace('left = ["claw", "claw"]', 'left = ["claw", "claw"]\nleft_terrain = ["Door"]')
     state = build(tmp_path, text)
     assert state.protected == set(state.formation[0].swarms[LEFT])
-    assert state.effects == [("second_wind", "Brother Leon"), ("gun_jam", "red"), ("evasion",)]
-    assert state.next_effects == [("second_wind", "Brother Leon"), ("enter_formation",)]
+    assert state.effects == [SecondWind("Brother Leon"), GunJam("red"), EVASION]
+    assert state.next_effects == [SecondWind("Brother Leon"), ENTER_FORMATION]
     assert state.artefact == 1
     assert state.activated == {"Door"}
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
+from deathangel.cards.catalogue import ActionTiming
 from deathangel.engine.decisions import DONE, Option
 from deathangel.engine.effects.common import (
     card_of,
@@ -66,7 +67,7 @@ def move_swarm(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         if 0 <= r < len(st.formation) and (r, s) != (row, side)
     ]
     where = yield from engine.ask(seat, d.TARGET_SWARM, places, f"{card}: move it where?")
-    drow, dside = int(where.args[0]) - 1, SIDES.index(str(where.args[1]))
+    drow, dside = target_of(where)
     cards = st.formation[row].swarms[side]
     st.formation[row].swarms[side] = []
     # It joins a swarm already there once this card has resolved (FAQ): nothing else
@@ -148,7 +149,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
     choice = yield from engine.ask(seat, d.TARGET_PILE, options, f"{card}: discard the top of?")
     if choice.verb == "done":
         return
-    first = SIDES.index(str(choice.args[0]))
+    first = choice.side()
     _discard_top(engine, first)
     other = 1 - first
     mine = set(st.seats[seat - 1])
@@ -165,7 +166,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
     )
     if pay.verb == "done":
         return
-    return_tokens(engine, str(pay.args[0]), 1)
+    return_tokens(engine, pay.text("marine"), 1)
     _discard_top(engine, other)
 
 
@@ -205,14 +206,18 @@ def scout_event_deck(engine: Engine, team: str, card: str, params: Mapping[str, 
         st.scouted = (seat, top)
 
 
-SUPPORT_AFTER: dict[str, ActionEffect] = {
-    "power_field": power_field,
-    "move_swarm": move_swarm,
+ACTION_EFFECTS: dict[ActionTiming, dict[str, ActionEffect]] = {
+    "support_after": {
+        "power_field": power_field,
+        "move_swarm": move_swarm,
+    },
+    "move_activate_after": {
+        "spend_support_to_attack": spend_support_to_attack,
+        "intimidate": intimidate,
+        "discard_blips": discard_blips,
+        "scout_event_deck": scout_event_deck,
+    },
+    "end_of_event": {"overwatch": overwatch},
 }
-MOVE_ACTIVATE_AFTER: dict[str, ActionEffect] = {
-    "spend_support_to_attack": spend_support_to_attack,
-    "intimidate": intimidate,
-    "discard_blips": discard_blips,
-    "scout_event_deck": scout_event_deck,
-}
-END_OF_EVENT: dict[str, ActionEffect] = {"overwatch": overwatch}
+"""The action-card abilities that add steps, by the window where each works (its catalogue
+timing)."""

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from deathangel.engine.decisions import Flow
     from deathangel.engine.rounds import Engine
 
-Choice = Generator[Decision, Option, Option]
-
 
 def best(scored: Iterable[tuple[Option, int]]) -> list[Option]:
     """The options that achieve the most (RULES §8: a choice must do the most it can)."""
@@ -50,15 +48,14 @@ def swarm_options(engine: Engine, keep: Callable[[int, int], bool] | None = None
 
 
 def target_of(option: Option) -> tuple[int, int]:
-    """(0-based row, side) of a ``target`` option."""
-    return int(option.args[0]) - 1, SIDES.index(str(option.args[1]))
+    """(0-based row, side) of an option with a position and a side (``target``, ``place``)."""
+    return option.row(), option.side()
 
 
 def card_of(engine: Engine, option: Option) -> tuple[int, int, int]:
     """(0-based row, side, genestealer id) of a ``slay_at`` / ``take`` option
     ``(position, side, label)``."""
-    row, side = target_of(option)
-    return row, side, engine.table.gs_by_label[str(option.args[2])]
+    return option.row(), option.side(), engine.table.gs_by_label[option.text("genestealer")]
 
 
 def engaged_count(engine: Engine, row: int, *, slayable: bool = False) -> int:
@@ -131,7 +128,7 @@ def smallest_pile(engine: Engine, seat: int, prompt: str) -> Generator[Decision,
         return LEFT if len(blips[LEFT]) < len(blips[RIGHT]) else RIGHT
     options = [Option("pile", ("left",)), Option("pile", ("right",))]
     choice = yield from engine.ask(seat, d.TARGET_PILE, options, prompt)
-    return SIDES.index(str(choice.args[0]))
+    return choice.side()
 
 
 def shuffle_into_pile(engine: Engine, cards: Sequence[int], side: int) -> None:
@@ -166,7 +163,7 @@ def support_attacks(engine: Engine, team: str, why: str) -> Flow:
         choice = yield from engine.ask(seat, d.ATTACK, options, f"{why}: spend 1 token to attack")
         if choice.verb == "done":
             return
-        name = str(choice.args[0])
+        name = choice.text("marine")
         done.add(name)
         return_tokens(engine, name, 1)
-        yield from engine.attack(name, int(choice.args[2]) - 1)
+        yield from engine.attack(name, choice.row())

@@ -13,12 +13,20 @@ from collections.abc import Callable, Container, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
-from deathangel.cards.catalogue import EffectCatalogue
+from deathangel.cards.catalogue import EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
 from deathangel.engine.decisions import DONE, Decision, Option
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
+from deathangel.engine.lasting import (
+    ENTER_FORMATION,
+    EVASION,
+    GunJam,
+    LeadUsed,
+    SecondWind,
+    SpawnLimit,
+)
 from deathangel.engine.randomness import Roll
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 from deathangel.errors import CardDataError, PluginError
@@ -41,7 +49,8 @@ _ATTACK = frozenset(
     }
 )
 _INLINE = _DEFENCE | _ATTACK | {"swap_with_any", "door_bonus_token"}
-_GROUP_OF_TIMING = {
+_END_OF_EVENT = actions.ACTION_EFFECTS["end_of_event"]
+_GROUP_OF_TIMING: dict[Timing, str] = {
     "event": "events",
     "on_entering": "locations",
     "control_panel": "locations",
@@ -72,9 +81,11 @@ class CardAbilities(Abilities["Engine"]):
         self.terrain_effects.update(locations.TERRAIN_EFFECTS)
         self.terrain_effects.update(extra_terrain or {})
         self.action_effects: dict[str, actions.ActionEffect] = {
-            **actions.SUPPORT_AFTER,
-            **actions.MOVE_ACTIVATE_AFTER,
-            **actions.END_OF_EVENT,
+            **{
+                name: impl
+                for group in actions.ACTION_EFFECTS.values()
+                for name, impl in group.items()
+            },
             **(extra_actions or {}),
         }
         self.event_effects = {**events.EVENT_EFFECTS, **(extra_events or {})}
@@ -177,7 +188,7 @@ class CardAbilities(Abilities["Engine"]):
         if (
             effect is not None
             and effect.name in self.action_effects
-            and (effect.name not in actions.END_OF_EVENT)
+            and (effect.name not in _END_OF_EVENT)
         ):
             yield from self.action_effects[effect.name](engine, team, card, effect.params)
 
@@ -185,7 +196,9 @@ class CardAbilities(Abilities["Engine"]):
 
     def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
         """Gun Jam: the jammed team may not choose its Attack card this round."""
-        if ("gun_jam", team) in engine.state.effects:
+        effects = engine.state.effects
+        # Most rounds have no effect in force: then no value is built to look for.
+        if effects and GunJam(team) in effects:
             return frozenset(
                 a.name for a in engine.table.db.team(team).actions if a.kind == "attack"
             )
@@ -199,7 +212,7 @@ class CardAbilities(Abilities["Engine"]):
     def before_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
         """Enter Formation: before each Move + Activate card, one token on any marine."""
         st = engine.state
-        if ("enter_formation",) not in st.effects or st.supply <= 0:
+        if ENTER_FORMATION not in st.effects or st.supply <= 0:
             return
         options = [Option("marine", (p.marine.name,)) for p in st.formation]
         options.append(DONE)
@@ -207,7 +220,7 @@ class CardAbilities(Abilities["Engine"]):
             st.team_seat[team], d.PLACE_SUPPORT, options, "Enter Formation: place a token?"
         )
         if choice.verb == "marine":
-            place_token(engine, str(choice.args[0]))
+            place_token(engine, choice.text("marine"))
 
     def swap_options(self, engine: Engine, team: str, card: str, swapped: set[str]) -> list[Option]:
         """Reorganize: swaps with any marine of the formation, not only a neighbour."""
@@ -262,7 +275,7 @@ class CardAbilities(Abilities["Engine"]):
 
     def attackers_limit(self, engine: Engine, team: str) -> int | None:
         """Evasion: this round an Attack card lets only one marine of its team attack."""
-        return 1 if ("evasion",) in engine.state.effects else None
+        return 1 if EVASION in engine.state.effects else None
 
     def attacks_allowed(self, engine: Engine, card: str | None, marine: str) -> int:
         params = self._effect(card, "multiple_attacks")
@@ -300,7 +313,7 @@ class CardAbilities(Abilities["Engine"]):
         """Heroic Charge: slay up to N within reach on either side, then risk his life."""
         params = self._effect(card, "heroic_charge")
         assert params is not None and option.verb == "charge"
-        marine = str(option.args[0])
+        marine = option.text("marine")
         st = engine.state
         seat = st.team_seat[engine.marine(marine).team]
         for _ in range(int(params["up_to"])):
@@ -339,7 +352,7 @@ class CardAbilities(Abilities["Engine"]):
         effect = self._revealed_effect(engine, team)
         if effect is None or effect.name != "slay_grants_support":
             return
-        if st.effects.count(("lead_used", team)) >= int(effect.params["times"]):
+        if st.effects.count(LeadUsed(team)) >= int(effect.params["times"]):
             return
         options = [Option("marine", (p.marine.name,)) for p in st.formation]
         options.append(DONE)
@@ -347,8 +360,8 @@ class CardAbilities(Abilities["Engine"]):
             st.team_seat[team], d.PLACE_SUPPORT, options, "Lead by Example: place a token?"
         )
         if choice.verb == "marine":
-            st.effects.append(("lead_used", team))
-            place_token(engine, str(choice.args[0]))
+            st.effects.append(LeadUsed(team))
+            place_token(engine, choice.text("marine"))
 
     # -- defence --------------------------------------------------------------------------------
 
@@ -373,7 +386,7 @@ class CardAbilities(Abilities["Engine"]):
                 and roll.face not in params["faces"]
             ):
                 miss = True
-        if ("second_wind", marine) in st.effects and roll.face == 0:
+        if st.effects and SecondWind(marine) in st.effects and roll.face == 0:
             miss = True
         if counter:
             engine.note(f"{marine} counter-attacks")
@@ -405,24 +418,24 @@ class CardAbilities(Abilities["Engine"]):
         """Core Cogitator: a chosen terrain spawns at most N in total this Event phase."""
         st = engine.state
         for i, effect in enumerate(st.effects):
-            if effect[0] == "limit_spawn" and effect[1] == terrain:
-                allowed = min(count, int(effect[2]))
-                st.effects[i] = ("limit_spawn", terrain, str(int(effect[2]) - allowed))
+            if isinstance(effect, SpawnLimit) and effect.terrain == terrain:
+                allowed = min(count, effect.left)
+                st.effects[i] = SpawnLimit(terrain, effect.left - allowed)
                 return allowed
         return count
 
     def end_of_event(self, engine: Engine) -> Flow:
         """Overwatch: before the travel check, each marine of the team may pay to attack."""
         for team, card, effect in list(self._resolved_cards(engine)):
-            if effect.name in actions.END_OF_EVENT and team not in engine.state.eliminated:
-                yield from actions.END_OF_EVENT[effect.name](engine, team, card, effect.params)
+            if effect.name in _END_OF_EVENT and team not in engine.state.eliminated:
+                yield from _END_OF_EVENT[effect.name](engine, team, card, effect.params)
 
     # -- travel and victory ---------------------------------------------------------------------
 
     def on_entering(self, engine: Engine, location: Location) -> Flow:
         # A spawn limit named a terrain card of the location just left: it ends with it.
         st = engine.state
-        st.effects = [e for e in st.effects if e[0] != "limit_spawn"]
+        st.effects = [e for e in st.effects if not isinstance(e, SpawnLimit)]
         if location.ability != "on_entering" or location.effect is None:
             return
         yield from self.location_effects[location.effect.name](engine, location.effect.params, None)
@@ -431,9 +444,3 @@ class CardAbilities(Abilities["Engine"]):
         if location.victory is None:
             return False
         return self.victory_effects[location.victory.name](engine, location.victory.params)
-
-
-def card_abilities_for(db: CardDatabase) -> Callable[[], CardAbilities]:
-    """A factory that builds the abilities of ``db`` once and shares them across games."""
-    built = CardAbilities(db)
-    return lambda: built

@@ -6,9 +6,11 @@ exists, and where the card implies a maximum the chooser must pick a target that
 most it can (:func:`deathangel.engine.effects.common.best`). When every legal choice would leave the
 game the same (no valid target, or nothing the card could change), nothing is asked (§14.3).
 
-Each function is a generator: nothing happens until the engine drives it. Movements made by
-an ability (Surrounded, Flanking Manoeuvre) are not move-box movements and do not set the
-"moved this Event" flags of §8.3; neither card has a move box, so the base game never tells.
+Each returns a flow that the engine drives at once (``yield from``): one that may ask is a
+generator; one that never asks acts when called and returns
+:func:`~deathangel.engine.decisions.no_questions`. Movements made by an ability (Surrounded,
+Flanking Manoeuvre) are not move-box movements and do not set the "moved this Event" flags of
+§8.3; neither card has a move box, so the base game never tells.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
-from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.decisions import Decision, Option, no_questions
 from deathangel.engine.effects.common import (
     best,
     engaged_count,
@@ -32,6 +34,7 @@ from deathangel.engine.effects.common import (
 )
 from deathangel.engine.effects.locations import add_door_token
 from deathangel.engine.formation import swarm_destination
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES, MarineState, Position
 
 if TYPE_CHECKING:
@@ -56,7 +59,7 @@ def _choose_marine(
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, f"{_card(engine)}: {what}"
     )
-    return st.marine_row(str(choice.args[0]))
+    return st.marine_row(choice.text("marine"))
 
 
 # -- swarms move -----------------------------------------------------------------------------
@@ -104,8 +107,7 @@ def flank_all(engine: Engine, params: Mapping[str, Any]) -> Flow:
                 pos.swarms[side] = []
                 moved += len(swarm)
     engine.note(f"{moved} genestealer(s) flank")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- genestealers appear -----------------------------------------------------------------------
@@ -153,8 +155,7 @@ def spawn_before_unengaged(engine: Engine, params: Mapping[str, Any]) -> Flow:
     ]
     for row in unengaged:
         engine.spawn(row, st.formation[row].marine.facing, 1)
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- support tokens ----------------------------------------------------------------------------
@@ -162,13 +163,12 @@ def spawn_before_unengaged(engine: Engine, params: Mapping[str, Any]) -> Flow:
 
 def engaged_lose_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Outnumbered: a swarm under a Power Field is still engaged (the Field stops attacks and
-    slaying, not engagement). Lost tokens go back to the supply (§1: the total stays 12)."""
+    slaying, not engagement). Lost tokens go back to the supply (§1: the total never changes)."""
     for pos in engine.state.formation:
         if (pos.swarms[LEFT] or pos.swarms[RIGHT]) and pos.marine.tokens:
             n = return_tokens(engine, pos.marine.name)
             engine.note(f"{pos.marine.name} loses {n} support token(s)")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 def lose_all_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -207,8 +207,7 @@ def door_tokens(engine: Engine, params: Mapping[str, Any]) -> Flow:
     for _ in range(int(params["count"])):
         if not add_door_token(engine, "Door"):
             break
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 # -- marines ------------------------------------------------------------------------------------
@@ -220,8 +219,7 @@ def flip_all(engine: Engine, params: Mapping[str, Any]) -> Flow:
     for pos in engine.state.formation:
         pos.marine.facing = 1 - pos.marine.facing
     engine.note("every marine turns about")
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    return no_questions()
 
 
 def roll_or_die(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -247,7 +245,7 @@ def rescue_marine(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, f"{_card(engine)}: which marine returns?"
     )
-    name = str(choice.args[0])
+    name = choice.text("marine")
     team, card = engine.table.marines[name]
     st.slain.remove(name)
     st.formation.append(Position(MarineState(name, team, card.range, RIGHT, 0)))
@@ -302,7 +300,7 @@ def spend_support_to_slay(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.CHOOSE, options, f"{_card(engine)}: how many tokens does he spend?"
     )
-    n = int(choice.args[0])
+    n = choice.number("count")
     if n == 0:
         return
     return_tokens(engine, marine.name, n)
@@ -344,7 +342,7 @@ def quick_attack(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.ATTACK, options, f"{_card(engine)}: who attacks, and where?"
     )
-    yield from engine.attack(str(choice.args[0]), int(choice.args[2]) - 1)
+    yield from engine.attack(choice.text("marine"), choice.row())
 
 
 # -- blip piles ----------------------------------------------------------------------------------
@@ -365,7 +363,7 @@ def discard_blip_top(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_PILE, options, f"{_card(engine)}: discard from which pile?"
     )
-    side = SIDES.index(str(choice.args[0]))
+    side = choice.side()
     pile = st.blips[side]
     for _ in range(min(count, len(pile))):
         st.gs_discard.append(engine.reveal(pile))
@@ -404,11 +402,10 @@ def swarm_to_blips(engine: Engine, params: Mapping[str, Any]) -> Flow:
 
 
 def single_attacker_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
-    """Evasion binds the next round (§14.13): the dispatcher reads ``("evasion",)`` from the
+    """Evasion binds the next round (§14.13): the dispatcher reads :data:`EVASION` from the
     round's effects once :meth:`Engine.end_round` has moved it there."""
-    engine.state.next_effects.append(("evasion",))
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    engine.state.next_effects.append(EVASION)
+    return no_questions()
 
 
 def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -429,25 +426,24 @@ def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_TEAM, options, f"{_card(engine)}: jam which team's guns?"
     )
-    st.next_effects.append(("gun_jam", str(choice.args[0])))
+    st.next_effects.append(GunJam(choice.text("team")))
 
 
 def zero_defence_misses_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Second Wind (Instinct), binding the next round (§14.13): any marine is valid; the
-    dispatcher reads ``("second_wind", name)`` in his defence rolls."""
+    dispatcher reads :class:`SecondWind` in his defence rolls."""
     st = engine.state
     row = yield from _choose_marine(
         engine, marine_options(engine), "which marine gets a second wind?"
     )
-    st.next_effects.append(("second_wind", st.formation[row].marine.name))
+    st.next_effects.append(SecondWind(st.formation[row].marine.name))
 
 
 def support_before_move_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Enter Formation binds the next round (§14.13): the dispatcher reads
-    ``("enter_formation",)`` before each Move + Activate card."""
-    engine.state.next_effects.append(("enter_formation",))
-    return
-    yield  # a generator: the effect runs when the engine drives it
+    :data:`ENTER_FORMATION` before each Move + Activate card."""
+    engine.state.next_effects.append(ENTER_FORMATION)
+    return no_questions()
 
 
 EVENT_EFFECTS: dict[str, EventEffect] = {

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
 from deathangel.engine.abilities import TerrainEffect, _terrain_at
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option, no_questions
 from deathangel.engine.effects.common import (
     marine_options,
     place_token,
@@ -45,6 +45,7 @@ from deathangel.engine.effects.common import (
     swarm_options,
     target_of,
 )
+from deathangel.engine.lasting import SpawnLimit
 from deathangel.engine.state import LEFT, RIGHT, SIDES, TerrainState
 
 if TYPE_CHECKING:
@@ -157,8 +158,7 @@ def face_all(engine: Engine, params: Mapping[str, Any], marine: str | None) -> F
     for pos in engine.state.formation:
         pos.marine.facing = facing
     engine.note(f"every marine turns to face {SIDES[facing]}")
-    return
-    yield  # a generator that asks nothing
+    return no_questions()
 
 
 def spawn_behind_top_marine(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -166,8 +166,7 @@ def spawn_behind_top_marine(engine: Engine, params: Mapping[str, Any], marine: s
     pile of that side (RULES §14.9)."""
     if engine.state.formation:
         spawn_behind(engine, 0, int(params["count"]))
-    return
-    yield
+    return no_questions()
 
 
 def blips_per_marine(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -198,7 +197,7 @@ def support_to_marines(engine: Engine, params: Mapping[str, Any], marine: str | 
             choice = yield from engine.ask(
                 seat, d.PLACE_SUPPORT, options, "Munitorium: a support token on which marine?"
             )
-        name = str(choice.args[0])
+        name = choice.text("marine")
         served.add(name)
         place_token(engine, name)
 
@@ -239,7 +238,7 @@ def spawn_behind_unsupported(engine: Engine, params: Mapping[str, Any], marine: 
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_MARINE, options, "Dark Catacombs: spawn behind which marine?"
     )
-    spawn_behind(engine, st.marine_row(str(choice.args[0])), int(params["count"]))
+    spawn_behind(engine, st.marine_row(choice.text("marine")), int(params["count"]))
 
 
 def spawn_onto_swarm(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -265,8 +264,7 @@ def flip_facing_terrain(engine: Engine, params: Mapping[str, Any], marine: str |
         if pos.terrain[m.facing]:
             m.facing = 1 - m.facing
             engine.note(f"{m.name} turns to face {SIDES[m.facing]}")
-    return
-    yield
+    return no_questions()
 
 
 def lair(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -299,7 +297,7 @@ def lair(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
                 options,
                 f"Genestealer Lair: where do the {SIDES[side]} swarms gather?",
             )
-            target = int(choice.args[1]) - 1
+            target = choice.row()
         gathered = st.formation[target].swarms[side]
         for row, pos in enumerate(st.formation):
             if row != target and pos.swarms[side]:
@@ -322,7 +320,7 @@ def replace_terrain(engine: Engine, params: Mapping[str, Any], marine: str | Non
     st = engine.state
     old, new = str(params["old"]), str(params["new"])
     if _terrain_at(engine, old) is None or _in_a_hand(engine, new):
-        return
+        return no_questions()
     card = _take_terrain(engine, new) or TerrainState(new)
     where = _terrain_at(engine, old)
     assert where is not None
@@ -330,8 +328,7 @@ def replace_terrain(engine: Engine, params: Mapping[str, Any], marine: str | Non
     st.supply += st.formation[row].terrain[side][i].tokens
     st.formation[row].terrain[side][i] = card
     engine.note(f"the {old} is discarded; the {new} takes its place")
-    return
-    yield
+    return no_questions()
 
 
 def control_discard_blip(engine: Engine, params: Mapping[str, Any], marine: str | None) -> Flow:
@@ -344,7 +341,7 @@ def control_discard_blip(engine: Engine, params: Mapping[str, Any], marine: str 
     choice = yield from engine.ask(
         _seat(engine, marine), d.TARGET_PILE, options, "Cryo Control: discard the top of?"
     )
-    _discard_top_blips(engine, SIDES.index(str(choice.args[0])), 1)
+    _discard_top_blips(engine, choice.side(), 1)
     engine.check_end()
 
 
@@ -358,7 +355,7 @@ def support_and_flip(engine: Engine, params: Mapping[str, Any], marine: str | No
     choice = yield from engine.ask(
         seat, d.PLACE_SUPPORT, options, "Apothecarion: a support token on which marine?"
     )
-    name = str(choice.args[0])
+    name = choice.text("marine")
     place_token(engine, name)
     turn = yield from engine.ask(
         seat,
@@ -415,8 +412,8 @@ def limit_spawn(engine: Engine, params: Mapping[str, Any], marine: str | None) -
     choice = yield from engine.ask(
         _seat(engine, marine), d.TARGET_TERRAIN, options, "Core Cogitator: limit which terrain?"
     )
-    name = str(choice.args[0])
-    st.effects.append(("limit_spawn", name, str(int(params["max"]))))
+    name = choice.text("terrain")
+    st.effects.append(SpawnLimit(name, int(params["max"])))
     engine.note(f"at most {params['max']} genestealer(s) may spawn at the {name} this Event")
 
 
@@ -487,7 +484,7 @@ def pump_toxin(engine: Engine, params: Mapping[str, Any], marine: str | None) ->
         options,
         f"Toxin Pumping Station: discard {roll.face} card(s) from which blip pile?",
     )
-    _discard_top_blips(engine, SIDES.index(str(choice.args[0])), roll.face)
+    _discard_top_blips(engine, choice.side(), roll.face)
     engine.check_end()
 
 
@@ -512,11 +509,10 @@ def take_artefact(engine: Engine, marine: str, terrain: str) -> Flow:
     :meth:`CardAbilities.defence` (§14.8)."""
     st = engine.state
     if _take_terrain(engine, terrain) is None:
-        return
+        return no_questions()
     st.artefact = st.team_seat[engine.marine(marine).team]
     engine.note(f"seat {st.artefact} takes the {terrain}")
-    return
-    yield
+    return no_questions()
 
 
 def use_control_panel(engine: Engine, marine: str, terrain: str) -> Flow:

@@ -23,7 +23,7 @@ class ChooseActions(EngineBase):
                 choice = yield from self.ask(
                     seat, d.CHOOSE_ACTION, options, f"choose the {team} team's action card"
                 )
-                st.chosen[team] = str(choice.args[0])
+                st.chosen[team] = choice.text("card")
         actions = self.table.actions
         st.revealed = sorted(
             (actions[card][1].initiative, team, card) for team, card in st.chosen.items()

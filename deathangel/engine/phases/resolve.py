@@ -42,9 +42,10 @@ class ResolveActions(EngineBase):
         if st.supply > 0:
             options = [Option("marine", (p.marine.name,)) for p in st.formation]
             choice = yield from self.ask(seat, d.PLACE_SUPPORT, options, f"{card}: support token")
-            self.marine(str(choice.args[0])).tokens += 1
+            name = choice.text("marine")
+            self.marine(name).tokens += 1
             st.supply -= 1
-            self.note(f"support token on {choice.args[0]}")
+            self.note(f"support token on {name}")
         yield from self.abilities.after_support(self, team, card)
         self.spread_protection()  # Strategize may have moved a swarm onto another
 
@@ -63,7 +64,7 @@ class ResolveActions(EngineBase):
             choice = yield from self.ask(seat, d.MOVE, options, f"{card}: move")
             if choice.verb == "done":
                 break
-            name, other = str(choice.args[0]), str(choice.args[1])
+            name, other = choice.text("marine"), choice.text("other")
             swap_marines(st, st.marine_row(name), st.marine_row(other))
             swapped.add(name)
             self.note(f"{name} swaps with {other}")
@@ -81,7 +82,7 @@ class ResolveActions(EngineBase):
             choice = yield from self.ask(seat, d.FACING, options, f"{card}: facing")
             if choice.verb == "done":
                 break
-            marine = self.marine(str(choice.args[0]))
+            marine = self.marine(choice.text("marine"))
             marine.facing = 1 - marine.facing
             flipped.add(marine.name)
             self.note(f"{marine.name} turns to face {SIDES[marine.facing]}")
@@ -95,7 +96,7 @@ class ResolveActions(EngineBase):
             choice = yield from self.ask(seat, d.ACTIVATE, options, f"{card}: activate terrain")
             if choice.verb == "done":
                 break
-            name, terrain = str(choice.args[0]), str(choice.args[1])
+            name, terrain = choice.text("marine"), choice.text("terrain")
             activated_by.add(name)
             st.activated.add(terrain)
             self.note(f"{name} activates the {terrain}")
@@ -145,10 +146,10 @@ class ResolveActions(EngineBase):
             choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack")
             if choice.verb == "done":
                 break
-            name = str(choice.args[0])
+            name = choice.text("marine")
             used[name] = used.get(name, 0) + 1
             if choice.verb == "attack":
-                yield from self.attack(name, int(choice.args[2]) - 1, card)
+                yield from self.attack(name, choice.row(), card)
             else:
                 yield from ab.special_attack(self, card, choice)
         yield from ab.after_attack(self, team, card)
@@ -188,4 +189,4 @@ class ResolveActions(EngineBase):
                 options.append(DONE)
                 choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack again")
                 if choice.verb == "attack":
-                    yield from self.attack(name, int(choice.args[2]) - 1, card)
+                    yield from self.attack(name, choice.row(), card)

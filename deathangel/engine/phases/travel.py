@@ -67,5 +67,5 @@ class Travel(EngineBase):
             )
             if choice.verb == "done":
                 return
-            row, side = int(choice.args[0]) - 1, SIDES.index(str(choice.args[1]))
+            row, side = choice.row(), choice.side()
             yield from self.slay_one(st.formation[row], side, st.current_seat)

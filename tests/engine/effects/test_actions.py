@@ -15,8 +15,9 @@ import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
 from deathangel.cards.load import load_base
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, Option, no_questions
 from deathangel.engine.effects.dispatch import CardAbilities
+from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -454,8 +455,7 @@ def test_overwatch_one_attack_per_marine_even_with_tokens_left() -> None:
 
 
 def _no_event_ability(engine, params):
-    return
-    yield
+    return no_questions()
 
 
 def test_overwatch_after_the_move_box_and_before_the_travel_check() -> None:
@@ -703,6 +703,64 @@ def test_power_field_merged_genestealers_stay_protected_when_the_first_leave() -
     assert labels(st.blips[LEFT]) == ["claw-1", "head-5"]
     # tongue-1 joined the protected swarm this round: still protected.
     assert engine.attack_targets(0) == []
+    assert_twelve(st)
+
+
+def test_power_field_covers_a_brood_lord_that_joined_it_after_sanctuary_takes_the_rest() -> None:
+    """FAQ (RULES §13, §14.17): the whole merged swarm is protected that round, here a Brood
+    Lord that joined in the Genestealer Attack phase, in a 2-player game, through a shift that
+    moves the top segment down (§9).
+
+    Valencio (position 2) falls to the three tongues on his left (a 1 <= 3), which attack
+    before his right swarm (§7). Above the gap: 1 marine, below: 2, so Leon's row moves down:
+    his protected claw-1 (right) meets Valencio's Brood Lord A, which has not attacked; the
+    merged swarm is protected and does not attack. In the Event phase Temporary Sanctuary
+    sends claw-1 (not the Brood Lord, §1) into the smaller right pile: the Brood Lord, alone
+    now, is still protected, so Calistarius (range 2, facing right) may not attack it."""
+    rows = [
+        ("Brother Leon", "L"),
+        ("Brother Valencio", "R"),
+        ("Lexicanium Calistarius", "R"),
+        ("Brother Scipio", "L"),
+    ]
+    st = build_state(
+        rows,
+        swarms={
+            (1, "right"): ["claw-1"],
+            (2, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+            (2, "right"): ["Brood Lord A"],
+        },
+        blips=(["head-2", "head-3"], ["tail-5"]),
+        players=2,
+        seats=[["red"], ["grey"]],
+    )
+    reveal(st, "Power Field", resolved=True)
+    st.protected = {table().gs_by_label["claw-1"]}
+    st.current_seat = 2
+    engine = engine_for(st, dice=[1])
+    assert drive(engine.genestealer_attack()) == []
+    assert st.slain == ["Brother Valencio"]
+    assert marines(st) == ["Brother Leon", "Lexicanium Calistarius", "Brother Scipio"]
+    assert all_swarms(st) == {
+        (1, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+        (1, "right"): ["Brood Lord A", "claw-1"],
+    }
+    assert labels(st.protected) == ["Brood Lord A", "claw-1"]
+    assert engine.die.remaining == []  # the merged swarm never rolled
+    # Temporary Sanctuary on top of the Event deck (its boxes find no terrain; its claw move
+    # finds no claw left in the formation).
+    sanctuary = next(i for i, e in enumerate(table().events) if e.name == "Temporary Sanctuary")
+    st.event_deck.remove(sanctuary)
+    st.event_deck.append(sanctuary)
+    seen = drive(engine.event_phase(), [target(1, "right")])
+    assert [(d.seat, d.kind) for d in seen] == [(2, "target_swarm")]
+    assert all_swarms(st) == {
+        (1, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+        (1, "right"): ["Brood Lord A"],
+    }
+    assert labels(st.blips[RIGHT]) == ["claw-1", "tail-5"]
+    assert labels(st.protected) == ["Brood Lord A"]
+    assert engine.attack_targets(1) == []
     assert_twelve(st)
 
 
@@ -1500,7 +1558,7 @@ def test_full_auto_leon_attacks_three_times_each_its_own_target() -> None:
 def test_evasion_one_marine_attacks_but_with_all_his_attacks() -> None:
     st = _full_auto_state()
     reveal(st, "Full Auto")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[4, 4, 1])
     seen = drive(
         engine.attack_action("red", "Full Auto"),
@@ -1523,7 +1581,7 @@ def test_evasion_one_marine_attacks_but_with_all_his_attacks() -> None:
 def test_evasion_valencio_first_then_leon_is_barred() -> None:
     st = _full_auto_state()
     reveal(st, "Full Auto")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[5])
     seen = drive(engine.attack_action("red", "Full Auto"), [attack("Brother Valencio", "right", 2)])
     assert len(seen) == 1
@@ -1535,7 +1593,7 @@ def test_evasion_on_an_ordinary_attack_card() -> None:
     rows = [("Brother Noctis", "L"), ("Sergeant Gideon", "L")]
     st = build_state(rows, swarms={(1, "left"): ["claw-1"], (2, "left"): ["claw-2"]})
     reveal(st, "Dead Aim")
-    st.effects = [("evasion",)]
+    st.effects = [EVASION]
     engine = engine_for(st, dice=[2])
     seen = drive(engine.attack_action("green", "Dead Aim"), [attack("Sergeant Gideon", "left", 2)])
     assert len(seen) == 1
@@ -1662,7 +1720,7 @@ SIX = [
 
 def test_gun_jam_bars_that_teams_attack_card() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("gun_jam", "green")]
+    st.effects = [GunJam("green")]
     engine = engine_for(st)
     seen = drive(
         engine.choose_actions(),
@@ -1680,7 +1738,7 @@ def test_gun_jam_bars_that_teams_attack_card() -> None:
 
 def test_gun_jam_with_last_rounds_card_leaves_one_choice_not_asked() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("gun_jam", "green")]
+    st.effects = [GunJam("green")]
     st.last_resolved = {"green": "Block"}
     engine = engine_for(st)
     seen = drive(
@@ -1694,7 +1752,7 @@ def test_gun_jam_with_last_rounds_card_leaves_one_choice_not_asked() -> None:
 def test_next_round_effects_bind_the_next_round_only() -> None:
     """§14.13: Gun Jam, Evasion, Second Wind and Enter Formation bind the next round."""
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.next_effects = [("gun_jam", "green"), ("evasion",), ("enter_formation",)]
+    st.next_effects = [GunJam("green"), EVASION, ENTER_FORMATION]
     engine = engine_for(st)
     assert engine.abilities.barred_actions(engine, "green") == frozenset()
     assert engine.abilities.attackers_limit(engine, "red") is None
@@ -1711,7 +1769,7 @@ def test_next_round_effects_bind_the_next_round_only() -> None:
 
 def test_enter_formation_token_before_each_move_activate_card() -> None:
     st = build_state(SIX, seats=[["green"], ["red"], ["yellow"]])
-    st.effects = [("enter_formation",)]
+    st.effects = [ENTER_FORMATION]
     reveal(st, "Onward, Brothers!", "Reorganize", "Block")
     engine = engine_for(st)
     seen = drive(
@@ -1741,7 +1799,7 @@ def test_enter_formation_token_before_each_move_activate_card() -> None:
 def test_enter_formation_is_optional_and_needs_the_supply() -> None:
     rows = [("Brother Leon", "L", 12), ("Brother Valencio", "R")]
     st = build_state(rows)
-    st.effects = [("enter_formation",)]
+    st.effects = [ENTER_FORMATION]
     reveal(st, "Onward, Brothers!")
     engine = engine_for(st)
     seen = drive(engine.move_activate_action("red", "Onward, Brothers!"), [DONE, DONE])
@@ -1760,7 +1818,7 @@ def test_second_wind_zero_in_defence_misses() -> None:
         rows,
         swarms={(1, "left"): ["claw-1", "claw-2"], (2, "left"): ["tongue-1", "tongue-2"]},
     )
-    st.effects = [("second_wind", "Brother Noctis")]
+    st.effects = [SecondWind("Brother Noctis")]
     # Noctis (behind him): 0 -> miss. Gideon has no Second Wind: 0 <= 2, slain.
     engine = engine_for(st, dice=[0, 0])
     drive(engine.genestealer_attack())
@@ -1772,7 +1830,7 @@ def test_second_wind_zero_in_defence_misses() -> None:
 def test_second_wind_reads_the_face_not_the_value() -> None:
     rows = [("Brother Noctis", "R"), ("Brother Leon", "R")]
     st = build_state(rows, swarms={(1, "left"): ["Brood Lord A", "claw-1"]})
-    st.effects = [("second_wind", "Brother Noctis")]
+    st.effects = [SecondWind("Brother Noctis")]
     # Face 1 (value 0 with the Brood Lord) is not "a 0": 0 <= 2, slain.
     engine = engine_for(st, dice=[1])
     drive(engine.genestealer_attack())
