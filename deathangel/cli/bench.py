@@ -83,17 +83,35 @@ def bench_cli(
             "--profile", help="Also profile solo games: top 15 functions by cumulative time."
         ),
     ] = False,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy",
+            help="Instead, time each decision of this strategy (spec) over whole games "
+            "(--games, default 3): median, 90th percentile, max.",
+        ),
+    ] = None,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats, with --strategy (1–6).")
+    ] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="First game's seed, with --strategy.")
+    ] = 0,
 ) -> None:
     """Measure random-bot games per second (1–6 players), Game.clone() and determinize()
     per second.
 
     One process, fixed seeds, about 14 s by default; says whether 200 solo games/s and
-    10,000 determinizations/s are met.
+    10,000 determinizations/s are met. With --strategy, time that strategy's decisions
+    instead.
     """
     if games is not None and games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
     if seconds is not None and not seconds > 0:
         raise DeathAngelError(f"--seconds must be positive, not {seconds}")
+    if strategy is not None:
+        _decision_times(strategy, players, 3 if games is None else games, seed, as_json)
+        return
     # Imported here so that other commands do not pay for cProfile and the engine at start-up.
     from deathangel.analysis.bench import (
         DEFAULT_SECONDS,
@@ -157,6 +175,33 @@ def bench_cli(
     else:
         typer.echo("run with --profile to see what limits the speed")
     _fail_unless_clean(report.all_ended, report.clone_mismatches, report.determinize.mismatches)
+
+
+def _decision_times(strategy: str, players: int, games: int, seed: int, as_json: bool) -> None:
+    """``bench --strategy``: how long the strategy thinks per decision."""
+    if not 1 <= players <= 6:
+        raise DeathAngelError(f"--players must be 1-6, not {players}")
+    from deathangel.analysis.bench import bench_decisions, machine_info, python_label
+
+    times = bench_decisions(strategy, players=players, games=games, seed=seed)
+    data = times.to_dict()
+    if as_json:
+        typer.echo(json.dumps(data | machine_info(), sort_keys=True))
+        return
+    info = machine_info()
+    typer.echo(
+        f"deathangel bench: {python_label()} on {info['machine']}, {info['cpu_count']} CPU(s); "
+        "one process"
+    )
+    typer.echo(
+        f"decisions of {strategy!r}: {games} game(s) of {players} player(s), seeds "
+        f"{seed}..{seed + games - 1}, {data['wins']} won"
+    )
+    typer.echo(
+        f"  {data['decisions']} decisions: median {data['median_ms']:.1f} ms, "
+        f"90th percentile {data['p90_ms']:.1f} ms, max {data['max_ms']:.1f} ms, "
+        f"mean {data['mean_ms']:.1f} ms"
+    )
 
 
 def _fail_unless_clean(all_ended: bool, mismatches: int, determinize_mismatches: int) -> None:

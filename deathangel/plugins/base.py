@@ -24,5 +24,6 @@ def deathangel_effects() -> Sequence[EffectSpec]:
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
     from deathangel.players import RandomPlayer, RulesPlayer
+    from deathangel.players.mcts import mcts
 
-    return {"random": RandomPlayer, "rules": RulesPlayer}
+    return {"random": RandomPlayer, "rules": RulesPlayer, "mcts": mcts}

@@ -11,12 +11,15 @@ import sys
 
 from deathangel.analysis.bench import (
     DEFAULT_SECONDS,
+    DecisionTimes,
     bench_clones,
+    bench_decisions,
     bench_games,
     format_profile,
     profile_solo,
     run_bench,
 )
+from deathangel.analysis.simulate import simulate
 
 SEATS = [1, 2, 3, 4, 5, 6]
 """Every player count of the rules (RULES §3)."""
@@ -144,3 +147,42 @@ def test_profile_text_has_both_tables() -> None:
     assert lines[1] == "top 5 functions by cumulative time:"
     assert "top 3 functions by own time:" in lines
     assert all(" at 0x" not in line for line in lines)
+
+
+# -- a strategy's thinking time ------------------------------------------------------------------
+
+
+def test_bench_decisions_times_every_decision_simulate_counts() -> None:
+    times = bench_decisions("random", players=2, games=3, seed=7)
+    summary = simulate(2, 3, 7, "random")
+    assert len(times.times) == round(summary.mean_decisions * 3)
+    assert times.wins == summary.wins
+    assert list(times.times) == sorted(times.times)
+
+
+def test_decision_time_quantiles_are_nearest_ranks() -> None:
+    times = DecisionTimes("x", 1, 1, 0, tuple(float(t) for t in range(1, 11)), 0)
+    assert (times.quantile(0.5), times.quantile(0.9), times.quantile(1.0)) == (5.0, 9.0, 10.0)
+    data = times.to_dict()
+    assert (data["median_ms"], data["p90_ms"], data["decisions"]) == (5000.0, 9000.0, 10)
+    assert DecisionTimes("x", 1, 1, 0, (), 0).quantile(0.5) == 0.0
+
+
+def test_bench_strategy_prints_decision_times() -> None:
+    result = run("--strategy", "mcts:iterations=2", "--games", "1", "--seed", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["strategy"] == "mcts:iterations=2"
+    assert data["decisions"] > 0
+    assert 0 < data["median_ms"] <= data["p90_ms"] <= data["max_ms"]
+    text = run("--strategy", "random", "--games", "2", "-p", "3")
+    assert text.returncode == 0, text.stderr
+    assert "decisions of 'random': 2 game(s) of 3 player(s), seeds 0..1" in text.stdout
+    assert "median" in text.stdout and "90th percentile" in text.stdout
+
+
+def test_bench_strategy_refuses_an_unknown_strategy_in_one_line() -> None:
+    result = run("--strategy", "oracle")
+    assert result.returncode != 0
+    assert "unknown strategy 'oracle'" in result.stderr
+    assert "Traceback" not in result.stderr
