@@ -76,12 +76,25 @@ def play_cli(
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option("--save", help="Save to FILE after every decision and on quit."),
+        typer.Option(
+            "--save",
+            help="Save to FILE after every decision (default: a new file in the saves folder, "
+            "shown at the start). A FILE holding something else is refused without --force.",
+        ),
     ] = None,
     resume: Annotated[
-        Path | None,
-        typer.Option("--resume", help="Continue the game saved in FILE (and save back there)."),
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Continue the game saved in FILE (and save back there); with no FILE, "
+            "choose among the most recent unfinished games.",
+            metavar="[FILE]",
+        ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Let --save write over a file that holds something else."),
+    ] = False,
     input_file: Annotated[
         Path | None,
         typer.Option("--input", help="Read the answers from FILE, one per line (for scripts)."),
@@ -98,6 +111,8 @@ def play_cli(
     Every decision is a numbered menu; type ? at any prompt for help.
 
     People at one terminal take turns (hot seat); bots play the seats given as SEAT=bot:STRATEGY.
+
+    Every game is saved as it goes; Ctrl-C, Ctrl-D and quit print how to continue it.
 
     Exit code 0 when the game ends (won or lost) or you quit; 2 when the answers run out.
     """
@@ -117,6 +132,7 @@ def play_cli(
         handicap=handicap,
         save=save,
         resume=resume,
+        force=force,
     )
     if result.message is not None:
         typer.echo(f"error: {result.message}", err=True)
