@@ -25,6 +25,13 @@ from deathangel.engine.phases.resolve import ResolveActions
 from deathangel.engine.phases.travel import Travel
 from deathangel.engine.state import PHASES
 
+PHASE_HEADERS = {
+    "choose_actions": "— Choose Actions —",
+    "resolve_actions": "— Resolve Actions —",
+    "genestealer_attack": "— Genestealer Attack —",
+}
+"""The log's header of each phase; the Event phase's (``— Event: NAME —``) names its card."""
+
 
 class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Travel, EngineBase):
     """Applies the rules to one :class:`GameState` with one set of random streams: the round
@@ -70,6 +77,8 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
                     st.phase = phase
                     if at_phase_start is not None:
                         at_phase_start()
+                    if phase in PHASE_HEADERS:
+                        self.note(PHASE_HEADERS[phase])  # the Event's names its card
                     if phase == "choose_actions":
                         # Choose Actions (RULES §5): every active team picks a card face down.
                         yield from self.choose_actions()

@@ -285,7 +285,7 @@ def _explain_charge(ctx: _Ctx) -> str:
 
 _ROLLED = re.compile(r"rolled (\d+)\s*$")
 _ATTACKER = re.compile(r"^(.+?) attacks the (left|right) swarm")
-_DEFENCE = re.compile(r"(\d+) genestealer\(s\) on the (left|right) attack (.+?): rolled")
+_DEFENCE = re.compile(r"(\d+) genestealers? on the (left|right) attacks? (.+?): rolled")
 
 
 def _roll_outcome(ctx: _Ctx, face: int) -> str:

@@ -44,6 +44,7 @@ from rich.text import Text
 from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
+from deathangel.engine.phases.event import EVENT_HEADER
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
@@ -344,7 +345,7 @@ class PlaySession:
         st = self.game.state
         if st.event_hidden and viewer != st.current_seat:
             for i in range(len(log) - 1, -1, -1):
-                if log[i].startswith("event: "):
+                if log[i].startswith(EVENT_HEADER):
                     return i
             return min(self._log_shown, len(log))
         return len(log)

@@ -279,7 +279,7 @@ def synthetic(game: Game) -> list[tuple[str, str, Option]]:
             "Sergeant Gideon attacks the left swarm at position 1: rolled 4",
             Option("reroll"),
         ),
-        (d.REROLL, "3 genestealer(s) on the left attack Sergeant Gideon: rolled 2", Option("keep")),
+        (d.REROLL, "3 genestealers on the left attack Sergeant Gideon: rolled 2", Option("keep")),
         (d.SLAY, "choose the genestealer slain", Option("slay", ("claw-1",))),
         (d.SLAY, "Heroic Charge: slay which?", Option("slay_at", (2, "right", "head-1"))),
         (d.SPAWN_ORDER, "red spawn", Option("terrain", ("Door", 1, "left"))),

@@ -218,8 +218,8 @@ def test_a_hidden_instinct_event_is_shown_only_after_the_hand_off(tmp_path: Path
     after_previous = echoes[k - 1][0] + len(echoes[k - 1][1])  # seat A has answered
     answer = echoes[k][0]  # seat B answers
     hand_off = out.index(f"Pass to seat {seat}", after_previous, answer)
-    assert f"event: {event}" not in out[after_previous:hand_off]
-    assert f"event: {event}" in out[hand_off:answer]
+    assert f"Event: {event}" not in out[after_previous:hand_off]
+    assert f"Event: {event}" in out[hand_off:answer]
 
 
 def test_bots_narrate_their_choices_but_not_their_face_down_cards(tmp_path: Path) -> None:
