@@ -86,12 +86,13 @@ class GenestealerAttack(EngineBase):
                 modifier=-lords,
             )
             verdict = SLAIN if roll.value <= len(group) else MISS
-            # The skull is not shown: a defence compares the value with the swarm's size.
-            self.note_roll(
-                roll,
-                f" vs swarm of {len(group)}: " + ("slain" if verdict == SLAIN else "missed"),
-                skulls=False,
-            )
+            if self.log is not None:
+                # No skull shown: a defence compares the value with the swarm's size.
+                self.note_roll(
+                    roll,
+                    f" vs swarm of {len(group)}: " + ("slain" if verdict == SLAIN else "missed"),
+                    skulls=False,
+                )
             verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
             if verdict == SLAIN:
                 where = "in front" if marine.facing == side else "from behind"
