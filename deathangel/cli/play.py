@@ -116,11 +116,10 @@ def play_cli(
 
     Exit code 0 when the game ends (won or lost) or you quit; 2 when the answers run out.
     """
-    from rich.console import Console
-
     from deathangel.tui.play import answers_for, play
+    from deathangel.tui.style import terminal_console
 
-    console = Console(highlight=False, emoji=False)
+    console = terminal_console()
     answers = answers_for(console, input_file, sys.stdin)
     result = play(
         console=console,

@@ -29,14 +29,13 @@ def replay_cli(
 
     Without --speed, press Enter for the next decision (q quits).
     """
-    from rich.console import Console
-
     from deathangel.tui.play import ScriptedAnswers, TerminalAnswers
     from deathangel.tui.replay import replay
+    from deathangel.tui.style import terminal_console
 
     if speed is not None and speed < 0:
         raise DeathAngelError(f"--speed must be 0 or more seconds, not {speed}")
-    console = Console(highlight=False, emoji=False)
+    console = terminal_console()
     steps = TerminalAnswers(console) if sys.stdin.isatty() else ScriptedAnswers(sys.stdin, console)
     try:
         replay(file, console=console, speed=speed, steps=steps)

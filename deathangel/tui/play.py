@@ -61,6 +61,7 @@ from deathangel.tui.saves import (
     saves_dir,
     unfinished_games,
 )
+from deathangel.tui.style import _fit
 
 if TYPE_CHECKING:
     from deathangel.players import Player
@@ -331,6 +332,7 @@ class PlaySession:
         """Bot narration not shown yet, each with the log position it follows."""
         self._last_human: int | None = None
         self._board_round = -1
+        self._legend_shown = False
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -372,11 +374,17 @@ class PlaySession:
         for line in lines:
             self.say(f"  {line}", "dim" if not line.startswith("—") else "bold")
 
-    def _board(self, viewer: int | None) -> None:
-        self.console.print(render_board(self.game, viewer))
+    def _board(self, viewer: int | None, *, legend: bool = False) -> None:
+        """The board for ``viewer``; with the legend of its marks the first time, and when
+        asked for (lines are scarce on an 80×24 terminal)."""
+        legend = legend or not self._legend_shown
+        self.console.print(render_board(self.game, viewer, legend=legend))
+        self._legend_shown = self._legend_shown or legend
         self._board_round = self.game.state.round
 
     def _menu(self, decision: Decision, *, full: bool = False) -> None:
+        """The numbered options, one line each: an explanation too long for the line stops
+        after a whole word with "…" (``full``, as ``?`` shows it: wrapped between words)."""
         help_line = KIND_HELP.get(decision.kind, "")
         teams = ", ".join(self.game.state.seats[decision.seat - 1])
         self.console.print(
@@ -388,17 +396,17 @@ class PlaySession:
         )
         if help_line:
             self.console.print(Text(help_line, style="italic"))
+        number = len(f"  {len(decision.options)})")
         menu = Table.grid(padding=(0, 1))
-        menu.add_column(justify="right", no_wrap=True, min_width=len(f"  {len(decision.options)})"))
-        # One line per option (cut with "…"); `?` shows them whole.
-        menu.add_column(no_wrap=not full, overflow="fold" if full else "ellipsis")
+        menu.add_column(justify="right", no_wrap=True, min_width=number)
+        menu.add_column(overflow="fold")
+        room = self.console.width - number - 1
         for i, option in enumerate(decision.options, start=1):
-            menu.add_row(
-                Text(f"  {i})", style="bold"),
-                Text.assemble(
-                    (str(option), "bold"), " — ", explain_option(self.game, decision, option)
-                ),
-            )
+            label = str(option)
+            why = explain_option(self.game, decision, option, full=full)
+            if not full:
+                why = _fit(why, max(room - len(label) - 3, 12))
+            menu.add_row(Text(f"  {i})", style="bold"), Text.assemble((label, "bold"), " — ", why))
         self.console.print(menu)
 
     def _prompt(self, decision: Decision) -> str:
@@ -604,7 +612,7 @@ class PlaySession:
     def _board_command(self, decision: Decision, argument: str) -> bool:
         if argument:
             return False
-        self._board(decision.seat)
+        self._board(decision.seat, legend=True)
         self._menu(decision)
         return True
 
