@@ -330,7 +330,10 @@ class PlaySession:
         self._log_shown = min(log_shown, len(game.log))
         self._narration: list[tuple[int, str]] = []
         """Bot narration not shown yet, each with the log position it follows."""
-        self._last_human: int | None = None
+        self._screen: int | None = None
+        """The seat whose private view the screen shows (hot seat), if any."""
+        self._viewer: int | None = None
+        """Whose view the current decision is shown in: its seat, or None (the table's)."""
         self._board_round = -1
         self._legend_shown = False
 
@@ -486,6 +489,8 @@ class PlaySession:
 
     def _bot_turn(self, decision: Decision) -> None:
         seat = decision.seat
+        if self._screen is not None:
+            self._wipe()
         bot = self.bots[seat]
         option = bot.choose(self.game.observation(seat) if observes(bot) else None, decision)
         position = len(self.game.log)
@@ -503,25 +508,56 @@ class PlaySession:
             if self.game.decision is not None and self.game.state.round != self._board_round:
                 self._board(None)
 
-    def _hand_off(self, seat: int) -> None:
-        """Give the screen to ``seat``: clear what the last person saw, wait for the next."""
-        teams = ", ".join(self.game.state.seats[seat - 1])
+    def _private(self, decision: Decision) -> bool:
+        """Whether answering ``decision`` shows what only its seat may see: a face-down
+        action card (RULES §5), an Instinct card before it is chosen (§8), the Event card
+        Forward Scouting lets one seat look at."""
+        st = self.game.state
+        if decision.kind == CHOOSE_ACTION:
+            return True
+        if st.event_hidden:
+            return True
+        if st.event_deck:
+            top = self.game.table.events[st.event_deck[-1]].name
+            return decision.prompt.endswith(f"the top Event card is {top}")
+        return False
+
+    def _wipe(self) -> None:
+        """Clear the screen and, where the terminal keeps one, its scrollback: what a seat
+        chose face down must not be one scroll away from the next player."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+        self._screen = None
+
+    def _hand_off(self, seat: int) -> None:
+        """Give the screen to ``seat`` for a private decision: clear what was shown, wait
+        for the next player."""
+        teams = ", ".join(self.game.state.seats[seat - 1])
+        self._wipe()
         if self.answers.interactive:
             answer = self.answers.ask(f"Pass to seat {seat} (teams {teams}) — press Enter ")
             if answer is None:
                 raise self._stop("input_ended", EXIT_INPUT_ENDED, "input ended before the game did")
         else:
             self.say(f"Pass to seat {seat} (teams {teams})", "bold")
-        self.console.clear()
+        self._wipe()
 
     def _human_turn(self, decision: Decision) -> None:
+        """At one shared screen (several people), only a private decision hands the screen
+        to its seat; any other is answered in the table's view, by whoever sits there."""
         seat = decision.seat
-        if len(self.humans) > 1 and self._last_human != seat:
+        shared = len(self.humans) > 1
+        private = shared and self._private(decision)
+        if shared and self._screen is not None and (not private or self._screen != seat):
+            self._wipe()  # a private screen never stays up for the next decision
+        if private and self._screen != seat:
             self._hand_off(seat)
-        self._last_human = seat
-        self._flush(seat)
-        self._board(seat)
+            self._screen = seat
+        self._viewer = seat if private or not shared else None
+        self._flush(self._viewer)
+        self._board(self._viewer)
         self._menu(decision)
         while True:
             answer = self.answers.ask(self._prompt(decision))
@@ -612,12 +648,12 @@ class PlaySession:
     def _board_command(self, decision: Decision, argument: str) -> bool:
         if argument:
             return False
-        self._board(decision.seat, legend=True)
+        self._board(self._viewer, legend=True)
         self._menu(decision)
         return True
 
     def _cards_command(self, decision: Decision, argument: str) -> bool:
-        self._cards(argument, decision.seat)
+        self._cards(argument, self._viewer)
         if not argument:
             self._menu(decision)
         return True
@@ -625,7 +661,7 @@ class PlaySession:
     def _log_command(self, decision: Decision, argument: str) -> bool:
         if argument.lower() not in ("", "all"):
             return False
-        self._log(decision.seat, all_lines=bool(argument))
+        self._log(self._viewer, all_lines=bool(argument))
         return True
 
     def _save_command(self, decision: Decision, argument: str) -> bool:
@@ -644,7 +680,7 @@ class PlaySession:
             self.say(f"  {name:<28} {what}")
         self._menu(decision, full=True)
 
-    def _cards(self, name: str, seat: int) -> None:
+    def _cards(self, name: str, seat: int | None) -> None:
         if name:
             try:
                 self.console.print(card_panel(self.game.db, name))
@@ -655,7 +691,7 @@ class PlaySession:
         self.say("Cards in play (look one up with: cards NAME):", "bold")
         self.console.print(Padding(Columns([Text(card) for card in names], padding=(0, 3)), (0, 2)))
 
-    def _log(self, seat: int, *, all_lines: bool) -> None:
+    def _log(self, seat: int | None, *, all_lines: bool) -> None:
         shown = self.game.log[: min(self._log_shown, self._visible_log_end(seat))]
         lines = shown if all_lines else shown[-LOG_TAIL:]
         if len(lines) < len(shown):

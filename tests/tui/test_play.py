@@ -20,6 +20,7 @@ import pytest
 from rich.console import Console
 
 from deathangel.analysis.simulate import bots, play_game
+from deathangel.engine.decisions import CHOOSE_ACTION
 from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
 from deathangel.plugins.strategies import strategy_factory
@@ -188,6 +189,31 @@ def test_hot_seat_never_shows_the_other_players_face_down_cards(tmp_path: Path) 
     for card in seat1_cards:
         assert card not in between, f"seat 1's {card!r} shown to seat 2 before the reveal"
         assert card in out[reveal : out.index("\n", reveal)]
+
+
+def test_the_terminal_is_passed_only_before_a_private_decision(tmp_path: Path) -> None:
+    lines, game, who = script(2, seed=4)
+    replay = Game(game.config)
+    private = []  # per answer: was it a face-down card or a hidden Instinct choice?
+    for option in game.history:
+        decision = replay.decision
+        assert decision is not None
+        private.append(decision.kind == CHOOSE_ACTION or replay.state.event_hidden)
+        replay.push(option)
+    assert not all(private) and any(private)
+    answers = write_lines(tmp_path / "answers.txt", lines)
+    code, out, err = run("play", "-p", "2", "--seed", "4", "--input", answers, cwd=tmp_path)
+    assert code == 0, err
+    echoes = prompt_positions(out)
+    assert len(echoes) == len(lines)
+    start = 0
+    for k, (offset, _) in enumerate(echoes):
+        handed = re.findall(r"^Pass to seat (\d)", out[start:offset], re.M)
+        if private[k] and (k == 0 or not private[k - 1] or who[k - 1] != who[k]):
+            assert handed == [str(who[k])], (k, out[start:offset])
+        else:
+            assert handed == [], (k, out[start:offset])
+        start = offset
 
 
 def test_a_hidden_instinct_event_is_shown_only_after_the_hand_off(tmp_path: Path) -> None:

@@ -89,6 +89,7 @@ def test_hot_seat_at_a_terminal_clears_the_screen_for_the_next_player(tmp_path: 
         child.expect(PROMPT)
         child.sendline("1")
         child.expect("\x1b\\[2J")  # cleared before the next player comes to the screen
+        child.expect("\x1b\\[3J")  # and the scrollback: seat 1's cards are not a scroll away
         child.expect(r"Pass to seat 2 \(teams [a-z, ]+\) — press Enter")
         assert plain(child.before) == ""  # nothing of seat 1's screen is left above
         child.sendline("")
