@@ -24,11 +24,24 @@ def replay_cli(
             "--speed", help="Seconds between decisions, playing on by itself (0: no pause)."
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the game as a JSON list of events (start, decisions, end)."
+        ),
+    ] = False,
 ) -> None:
     """Watch a saved game again: the board after each decision and every die roll.
 
     Without --speed, press Enter for the next decision (q quits).
     """
+    if as_json:
+        import json
+
+        from deathangel.tui.replay import replay_events
+
+        typer.echo(json.dumps(replay_events(file), ensure_ascii=False))
+        return
     from deathangel.tui.play import ScriptedAnswers, TerminalAnswers
     from deathangel.tui.replay import replay
     from deathangel.tui.style import terminal_console
