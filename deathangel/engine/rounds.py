@@ -1,4 +1,4 @@
-"""The phase engine: the rules of RULES.md §3–§12 as one generator that asks for decisions.
+"""The phase engine: the rules of docs/rules.md §3–§12 as one generator that asks for decisions.
 
 :meth:`Engine.run` is written out in the order of the rulebook: setup, then rounds of
 Choose Actions → Resolve Actions → Genestealer Attack → Event, each followed by the travel

@@ -50,6 +50,7 @@ from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
+from deathangel.tui.primer import PRIMER
 from deathangel.tui.saves import (
     SaveTargetError,
     autosave_path,
@@ -675,6 +676,9 @@ class PlaySession:
         return True
 
     def _help(self, decision: Decision) -> None:
+        self.say("The game in one screen:", "bold")
+        for line in PRIMER:
+            self.say(line)
         self.say("Commands (at any prompt):", "bold")
         for name, what in COMMANDS:
             self.say(f"  {name:<28} {what}")

@@ -11,7 +11,7 @@ activating marine (RULES §6.2), except where a card asks something of each mari
 (Teleportarium), which that marine's own controller answers. Every helper asks through
 :meth:`Engine.ask`, so a question with one legal answer is never put.
 
-Rulings where RULES.md is silent (each also told in the docstring that applies it):
+Rulings where docs/rules.md is silent (each also told in the docstring that applies it):
 
 * Hibernation Cluster fills the blip piles the way every fill does: the left pile takes its
   cards first, then the right one, and a short deck splits them as equally as possible
