@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from deathangel.cards.facts import CardFacts, CardRow, card_rows, find_facts
-from deathangel.errors import CardDataError, DeathAngelError
+from deathangel.errors import CardDataError, DeathAngelError, UnknownCardError
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
@@ -123,7 +123,12 @@ def show_cli(
     as_json: JsonOption = False,
 ) -> None:
     """Show every fact of a card (--json: a list, one object per card of that name)."""
-    cards = show_card(name=name, dirs=dirs)
+    try:
+        cards = show_card(name=name, dirs=dirs)
+    except UnknownCardError as exc:
+        from deathangel.tui.saves import command
+
+        raise UnknownCardError(f"{exc}; '{command('cards', 'list')}' shows them all") from None
     if as_json:
         data = [
             {

@@ -121,18 +121,22 @@ def play_cli(
 
     console = terminal_console()
     answers = answers_for(console, input_file, sys.stdin)
-    result = play(
-        console=console,
-        answers=answers,
-        players=players,
-        teams=parse_teams(team or []),
-        seats=parse_seats(seat or []),
-        seed=seed,
-        handicap=handicap,
-        save=save,
-        resume=resume,
-        force=force,
-    )
+    try:
+        result = play(
+            console=console,
+            answers=answers,
+            players=players,
+            teams=parse_teams(team or []),
+            seats=parse_seats(seat or []),
+            seed=seed,
+            handicap=handicap,
+            save=save,
+            resume=resume,
+            force=force,
+        )
+    except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
+        typer.echo("\nStopped before the game began.")
+        raise typer.Exit(130) from None
     if result.message is not None:
         typer.echo(f"error: {result.message}", err=True)
     raise typer.Exit(result.exit_code)

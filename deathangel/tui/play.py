@@ -689,7 +689,8 @@ class PlaySession:
             try:
                 self.console.print(card_panel(self.game.db, name))
             except KeyError as exc:
-                self.say(str(exc.args[0]) if exc.args else f"no card named {name!r}", "yellow")
+                said = str(exc.args[0]) if exc.args else f"no card named {name!r}"
+                self.say(f"{said}; type cards to list the cards in play", "yellow")
             return
         names = cards_in_play(self.game, seat)
         self.say("Cards in play (look one up with: cards NAME):", "bold")
