@@ -57,7 +57,8 @@ def broken_copy(tmp_path: Path) -> Path:
 
 
 def test_validate_json(expected_counts: dict[str, int]) -> None:
-    result = run("cards", "validate", "--json")
+    # The base game named: installed plugins add their own cards to the default.
+    result = run("cards", "validate", "--dir", str(BASE), "--json")
     assert result.returncode == 0, result.stderr
     counts = json.loads(result.stdout)
     assert list(counts) == KEYS
@@ -65,7 +66,7 @@ def test_validate_json(expected_counts: dict[str, int]) -> None:
 
 
 def test_validate_text(expected_counts: dict[str, int]) -> None:
-    result = run("cards", "validate")
+    result = run("cards", "validate", "--dir", str(BASE))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for key, count in expected_counts.items():
