@@ -14,7 +14,9 @@ import pytest
 
 from deathangel.cards.load import base_card_dir
 from deathangel.engine.game import Game, GameConfig
+from deathangel.errors import SaveFileError
 from deathangel.players import RandomPlayer
+from deathangel.tui.play import load_game
 
 BASE = base_card_dir()
 REPO = Path(__file__).resolve().parents[2]
@@ -77,7 +79,9 @@ BROKEN: dict[str, tuple[Any, str]] = {
 
 
 @pytest.mark.parametrize("case", list(BROKEN), ids=list(BROKEN))
-def test_a_broken_save_is_refused_in_one_line_naming_the_field(tmp_path: Path, case: str) -> None:
+def test_a_broken_save_is_refused_naming_the_field(tmp_path: Path, case: str) -> None:
+    """In process (what ``play --resume`` and ``replay`` call); the command line's one-line
+    form is checked once below."""
     change, message = BROKEN[case]
     data = save_data()
     for key, value in change.items():
@@ -86,8 +90,19 @@ def test_a_broken_save_is_refused_in_one_line_naming_the_field(tmp_path: Path, c
         else:
             data[key] = value
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveFileError) as caught:
+        load_game(tmp_path / "bad.json")
+    error = str(caught.value)
+    assert error.startswith(f"{tmp_path / message}"), error
+    assert "\n" not in error and not any(word in error for word in INTERNAL), error
+
+
+def test_a_broken_save_is_one_line_at_the_command_line(tmp_path: Path) -> None:
+    data = save_data()
+    data["config"]["players"] = "two"
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     error = one_line_error(run("play", "--resume", "bad.json", cwd=tmp_path))
-    assert error.startswith(f"error: {message}"), error
+    assert error == 'error: bad.json: config.players must be a whole number, not "two"'
 
 
 def test_a_negative_handicap_is_refused_in_words(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
+from deathangel.tui.play import save_game
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -117,16 +118,18 @@ def test_a_second_game_of_the_same_seed_gets_its_own_file(
 def test_resume_with_no_file_offers_the_most_recent_unfinished_games(
     tmp_path: Path, own_data_dir: Path
 ) -> None:
-    for seed, n in ((5, 2), (6, 3), (7, 4)):
-        lines, _ = answers(seed)
-        deathangel("play", "--seed", str(seed), cwd=tmp_path, stdin=lines_in(*lines[:n]))
-    finished = deathangel("play", "--seat", "1=bot:random", "--seed", "8", cwd=tmp_path)
-    assert finished.returncode == 0, finished.stderr
     folder = own_data_dir / "saves"
+    folder.mkdir()
+    for seed, n in ((5, 2), (6, 3), (7, 4), (8, None)):  # seed 8 is played to its end
+        game = Game(GameConfig(1, seed=seed))
+        bot = RandomPlayer(seed)
+        while game.decision is not None and (n is None or len(game.history) < n):
+            game.apply(bot.choose(None, game.decision))
+        save_game(game, {1: "human"}, folder / f"2020-01-0{seed}-seed{seed}.json")
+    (folder / "notes.json").write_text("[1, 2]", encoding="utf-8")  # not a save: ignored
     for age, seed in enumerate((7, 5, 6, 8)):  # newest first: 7, 5, 6 (and 8, finished)
-        (path,) = folder.glob(f"*-seed{seed}.json")
         stamp = 1_700_000_000 - 60 * age
-        os.utime(path, (stamp, stamp))
+        os.utime(folder / f"2020-01-0{seed}-seed{seed}.json", (stamp, stamp))
     run = deathangel("play", "--resume", cwd=tmp_path, stdin="2\nquit\n")
     assert run.returncode == 0, run.stderr
     offered = re.findall(r"^  (\d)\) .*seed (\d+) .*$", run.stdout, re.MULTILINE)
