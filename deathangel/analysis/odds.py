@@ -613,7 +613,8 @@ def phase_odds(
     that have not resolved are not played; the answer lists them (:attr:`PhaseOdds.skipped`).
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
-    off, for checking them (the answers must not change, only the work).
+    off: a checking aid (tests/analysis/test_odds_memo.py compares both), since the answers
+    must not change, only the work, which grows exponentially.
 
     :raises OddsError: when more than ``limit`` positions would be enumerated.
     """
@@ -657,7 +658,8 @@ def attack_odds(
     without one it is a normal attack. When the card gives him several attacks (Full Auto),
     the first is at this swarm and each further one at the swarm the player would best
     choose among those he may attack then (RULES §13); Psionic Attack's extra attacks may go
-    to any legal swarm and are counted too.
+    to any legal swarm and are counted too. ``memo=False`` turns the memos off, a checking
+    aid as for :func:`phase_odds`.
 
     :raises OddsError: for an unknown marine or a swarm he may not attack now (facing, range,
         an empty or Power-Field swarm), or when more than ``limit`` positions would be

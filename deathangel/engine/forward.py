@@ -140,11 +140,7 @@ def deal_hidden(
             raise ForwardModelError(f"a location deck of {left} cards cannot be rebuilt")
         chosen = []
         for deck in setup.location_deck[len(setup.location_deck) - left :]:
-            candidates = [
-                i
-                for i, loc in enumerate(table.locations)
-                if loc.deck == deck and i != state.location
-            ]
+            candidates = [i for i in table.locations_in_deck[deck] if i != state.location]
             chosen.append(candidates[int(rng.random() * len(candidates))])
         state.location_deck = chosen[::-1]  # top card last
     else:

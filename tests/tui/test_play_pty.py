@@ -8,9 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
+import pexpect
 
 PROMPT = r"\? for help\]> "
 
