@@ -67,16 +67,20 @@ def main() -> None:
     choice...): the user gets its one-line message and exit code 1, not a traceback.
     """
     try:
-        app(args=optional_value(sys.argv[1:], "--resume"), prog_name="deathangel")
+        app(args=optional_value(sys.argv[1:], "play", "--resume"), prog_name="deathangel")
     except DeathAngelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
 
 
-def optional_value(args: Sequence[str], option: str) -> list[str]:
-    """``args`` with an empty value given to ``option`` where it has none (it is last, or an
-    option follows it): ``play --resume`` alone means "choose a game", which the option
-    parser cannot say by itself."""
+def optional_value(args: Sequence[str], command: str, option: str) -> list[str]:
+    """``args`` with an empty value given to ``command``'s ``option`` where it has none (it
+    is last, or an option follows it): ``play --resume`` alone means "choose a game", which
+    the option parser cannot say by itself. Other commands' options of that name (a flag of
+    ``tournament``) are left alone."""
+    words = [a for a in args if not a.startswith("-")]
+    if not words or words[0] != command:
+        return list(args)
     out: list[str] = []
     for i, arg in enumerate(args):
         out.append(arg)
