@@ -12,9 +12,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## play: a solo game of Death Angel in this terminal (teams at random)
+## play: a solo game of Death Angel in this terminal (teams at random);
+## options go in ARGS, e.g. make play ARGS="-p 2 --seed 7" or ARGS="--resume"
+ARGS ?=
 play: $(STAMP)
-	$(BIN)/deathangel play
+	$(BIN)/deathangel play $(ARGS)
 
 ## test: the whole test suite (rules, properties, CLI, packaging, lint and types)
 test: $(STAMP)

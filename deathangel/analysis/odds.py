@@ -461,6 +461,34 @@ class MarineOdds:
 
 
 @frozen
+class SkippedCard:
+    """A revealed action card that has not resolved: the phase odds do not play it."""
+
+    team: str
+    card: str
+    kind: str
+    """``support``, ``move_activate`` or ``attack``."""
+
+    def note(self) -> str:
+        """What was skipped and how to ask about it, in words."""
+        head = f"{self.card} ({self.team}) is revealed but has not resolved: these odds skip it"
+        if self.kind == "attack":
+            return f"{head}; ask for its attacks with --attack MARINE --target SIDE:POSITION"
+        return f"{head} (its ability is not played before the Genestealer Attack)"
+
+
+def unresolved_cards(state: GameState, table: CardTable) -> tuple[SkippedCard, ...]:
+    """Revealed action cards still to resolve this round (a scenario in Resolve Actions)."""
+    if state.phase not in ("choose_actions", "resolve_actions"):
+        return ()
+    return tuple(
+        SkippedCard(team, card, table.actions[card][1].kind)
+        for _, team, card in state.revealed
+        if team not in state.resolved and team not in state.eliminated and card in table.actions
+    )
+
+
+@frozen
 class PhaseOdds:
     """Exact odds of one Genestealer Attack phase."""
 
@@ -472,6 +500,8 @@ class PhaseOdds:
     positions: int
     """How many positions the enumeration replayed (a measure of the work)."""
     policy: str = PHASE_POLICY
+    skipped: tuple[SkippedCard, ...] = ()
+    """Revealed action cards that had not resolved: the phase starts without them."""
 
     @property
     def expected_survivors(self) -> Fraction:
@@ -510,6 +540,10 @@ class PhaseOdds:
             "slain_decimal": _decimal_dict(self.slain),
             "expected_slain": str(self.expected_slain),
             "expected_slain_decimal": float(self.expected_slain),
+            "skipped": [
+                {"team": c.team, "card": c.card, "kind": c.kind, "note": c.note()}
+                for c in self.skipped
+            ],
         }
 
 
@@ -575,7 +609,8 @@ def phase_odds(
     memo: bool = True,
 ) -> PhaseOdds:
     """The Genestealer Attack phase played from ``state`` as it stands (the phase's attacks
-    only: the travel check that closes the phase is not part of it).
+    only: the travel check that closes the phase is not part of it). Revealed action cards
+    that have not resolved are not played; the answer lists them (:attr:`PhaseOdds.skipped`).
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
     off: a checking aid (tests/analysis/test_odds_memo.py compares both), since the answers
@@ -597,7 +632,11 @@ def phase_odds(
         for i, p in enumerate(state.formation, start=1)
     )
     return PhaseOdds(
-        marines, result.fractions(result.count), result.fractions(result.slain), search.positions
+        marines,
+        result.fractions(result.count),
+        result.fractions(result.slain),
+        search.positions,
+        skipped=unresolved_cards(state, table),
     )
 
 
@@ -617,9 +656,10 @@ def attack_odds(
 
     ``card`` defaults to the Attack card his team revealed this round (``state.revealed``);
     without one it is a normal attack. When the card gives him several attacks (Full Auto),
-    he makes them all at this swarm, each while it still has genestealers; Psionic Attack's
-    extra attacks may go to any legal swarm and are counted too. ``memo=False`` turns the
-    memos off, a checking aid as for :func:`phase_odds`.
+    the first is at this swarm and each further one at the swarm the player would best
+    choose among those he may attack then (RULES §13); Psionic Attack's extra attacks may go
+    to any legal swarm and are counted too. ``memo=False`` turns the memos off, a checking
+    aid as for :func:`phase_odds`.
 
     :raises OddsError: for an unknown marine or a swarm he may not attack now (facing, range,
         an empty or Power-Field swarm), or when more than ``limit`` positions would be
@@ -662,15 +702,29 @@ def attack_odds(
         )
     attacks = ab.attacks_allowed(probe, card, marine)
 
+    seat = state.team_seat[pos.marine.team]
+
     def attacks_from(first: int) -> Resume:
         def flow(engine: _OddsEngine) -> Flow:
             for number in range(first, attacks):
                 if not engine.is_alive(marine):
                     return
-                if target_row not in engine.attack_targets(engine.state.marine_row(marine)):
+                targets = engine.attack_targets(engine.state.marine_row(marine))
+                if number == 0:
+                    if target_row not in targets:
+                        return
+                    chosen = target_row
+                elif not targets:
                     return
+                else:
+                    # Each further attack picks its own swarm, as in play (RULES §13): the
+                    # search follows the player's best choice.
+                    facing = SIDES[engine.marine(marine).facing]
+                    options = [Option("attack", (marine, facing, t + 1)) for t in targets]
+                    choice = yield from engine.ask(seat, d.ATTACK, options, f"{card}: attack")
+                    chosen = choice.row()
                 engine.then = (number, attacks_from(number + 1))
-                yield from engine.attack(marine, target_row, card)
+                yield from engine.attack(marine, chosen, card)
 
         return flow
 
@@ -690,6 +744,8 @@ def _cell(p: Fraction) -> str:
 def format_phase(odds: PhaseOdds) -> list[str]:
     """The phase odds as a table for people."""
     lines = ["Genestealer Attack phase, exact odds", f"policy: {odds.policy}", ""]
+    for card in odds.skipped:
+        lines += [f"note: {card.note()}", ""]
     width = max(len(m.marine) for m in odds.marines)
     lines.append(f"{'pos':>3}  {'marine':<{width}}  {'survives':>9}  decimal")
     for m in odds.marines:

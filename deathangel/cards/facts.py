@@ -205,4 +205,5 @@ def find_facts(db: CardDatabase, name: str) -> list[CardFacts]:
     by_fold = {f.name.casefold(): f.name for f in facts}
     close = difflib.get_close_matches(wanted, list(by_fold), n=3, cutoff=0.5)
     hint = " (did you mean " + " or ".join(repr(by_fold[c]) for c in close) + "?)" if close else ""
-    raise UnknownCardError(f"no card named {name!r}{hint}; 'deathangel cards list' shows them all")
+    # Where to list the cards is for the caller to say: a command line, or a game's prompt.
+    raise UnknownCardError(f"no card named {name!r}{hint}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
@@ -17,6 +19,14 @@ from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
 from deathangel.cli.tournament import tournament_cli
 from deathangel.errors import DeathAngelError
+from deathangel.version import __version__
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"deathangel {__version__}")
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="deathangel",
@@ -24,6 +34,20 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", is_eager=True, callback=_version
+        ),
+    ] = False,
+) -> None:
+    """Space Hulk: Death Angel — play, simulate and study the co-op card game."""
+
+
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
@@ -43,7 +67,23 @@ def main() -> None:
     choice...): the user gets its one-line message and exit code 1, not a traceback.
     """
     try:
-        app(prog_name="deathangel")
+        app(args=optional_value(sys.argv[1:], "play", "--resume"), prog_name="deathangel")
     except DeathAngelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def optional_value(args: Sequence[str], command: str, option: str) -> list[str]:
+    """``args`` with an empty value given to ``command``'s ``option`` where it has none (it
+    is last, or an option follows it): ``play --resume`` alone means "choose a game", which
+    the option parser cannot say by itself. Other commands' options of that name (a flag of
+    ``tournament``) are left alone."""
+    words = [a for a in args if not a.startswith("-")]
+    if not words or words[0] != command:
+        return list(args)
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == option and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("")
+    return out

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from deathangel.cards.facts import CardFacts, CardRow, card_rows, find_facts
+from deathangel.errors import CardDataError, DeathAngelError, UnknownCardError
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
@@ -53,6 +54,10 @@ def _load(dirs: Sequence[Path] | None) -> CardDatabase:
     from deathangel.plugins.manager import plugin_manager
     from deathangel.plugins.ruleset import plugin_card_dirs, plugin_catalogue
 
+    for folder in dirs or ():
+        # An empty folder is a mistyped path far more often than an empty expansion.
+        if folder.is_dir() and not any(folder.glob("*.toml")):
+            raise CardDataError(f"{folder}: no card files found (no *.toml file in it)")
     pm = plugin_manager()
     return load_database(list(dirs or ()) or plugin_card_dirs(pm), catalogue=plugin_catalogue(pm))
 
@@ -91,13 +96,20 @@ DirsOption = Annotated[
 ]
 
 
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
 @cards_app.command("list")
 def list_cli(
     kind: Annotated[Kind | None, typer.Option("--kind", "-k", help="Only this kind.")] = None,
     dirs: DirsOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """List cards with their key facts."""
+    """List cards with their key facts (--json: a list of {kind, name, facts})."""
     rows = list_cards(kind=kind.value if kind else None, dirs=dirs)
+    if as_json:
+        typer.echo(json.dumps([row._asdict() for row in rows], ensure_ascii=False))
+        return
     table = Table("kind", "name", "facts", title=f"{len(rows)} cards")
     for row in rows:
         table.add_row(*row)
@@ -108,10 +120,28 @@ def list_cli(
 def show_cli(
     name: Annotated[str, typer.Argument(help="Card name (case-insensitive).")],
     dirs: DirsOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Show every fact of a card."""
+    """Show every fact of a card (--json: a list, one object per card of that name)."""
+    try:
+        cards = show_card(name=name, dirs=dirs)
+    except UnknownCardError as exc:
+        from deathangel.tui.saves import command
+
+        raise UnknownCardError(f"{exc}; '{command('cards', 'list')}' shows them all") from None
+    if as_json:
+        data = [
+            {
+                "kind": card.kind,
+                "name": card.name,
+                "facts": [{"field": label, "value": value} for label, value in card.lines],
+            }
+            for card in cards
+        ]
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
     console = Console()
-    for card in show_card(name=name, dirs=dirs):
+    for card in cards:
         table = Table(title=f"{card.kind} {card.name!r}", show_header=False)
         table.add_column("field", style="bold")
         table.add_column("value")
@@ -124,14 +154,23 @@ def show_cli(
 def validate_cli(
     dirs: DirsOption = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the counts as one JSON object.")
+        bool,
+        typer.Option(
+            "--json", help='Print the counts as one JSON object (a problem as {"error": ...}).'
+        ),
     ] = False,
 ) -> None:
     """Load and check every card file; print how many cards of each kind there are.
 
     Any problem is reported as one line naming file, card and field, with exit code 1.
     """
-    counts = validate_cards(dirs=dirs)
+    try:
+        counts = validate_cards(dirs=dirs)
+    except DeathAngelError as exc:
+        if not as_json:
+            raise
+        typer.echo(json.dumps({"error": str(exc)}, ensure_ascii=False))
+        raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(counts))
         return

@@ -76,12 +76,25 @@ def play_cli(
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option("--save", help="Save to FILE after every decision and on quit."),
+        typer.Option(
+            "--save",
+            help="Save to FILE after every decision (default: a new file in the saves folder, "
+            "shown at the start). A FILE holding something else is refused without --force.",
+        ),
     ] = None,
     resume: Annotated[
-        Path | None,
-        typer.Option("--resume", help="Continue the game saved in FILE (and save back there)."),
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Continue the game saved in FILE (and save back there); with no FILE, "
+            "choose among the most recent unfinished games.",
+            metavar="[FILE]",
+        ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Let --save write over a file that holds something else."),
+    ] = False,
     input_file: Annotated[
         Path | None,
         typer.Option("--input", help="Read the answers from FILE, one per line (for scripts)."),
@@ -99,25 +112,31 @@ def play_cli(
 
     People at one terminal take turns (hot seat); bots play the seats given as SEAT=bot:STRATEGY.
 
+    Every game is saved as it goes; Ctrl-C, Ctrl-D and quit print how to continue it.
+
     Exit code 0 when the game ends (won or lost) or you quit; 2 when the answers run out.
     """
-    from rich.console import Console
-
     from deathangel.tui.play import answers_for, play
+    from deathangel.tui.style import terminal_console
 
-    console = Console(highlight=False, emoji=False)
+    console = terminal_console()
     answers = answers_for(console, input_file, sys.stdin)
-    result = play(
-        console=console,
-        answers=answers,
-        players=players,
-        teams=parse_teams(team or []),
-        seats=parse_seats(seat or []),
-        seed=seed,
-        handicap=handicap,
-        save=save,
-        resume=resume,
-    )
+    try:
+        result = play(
+            console=console,
+            answers=answers,
+            players=players,
+            teams=parse_teams(team or []),
+            seats=parse_seats(seat or []),
+            seed=seed,
+            handicap=handicap,
+            save=save,
+            resume=resume,
+            force=force,
+        )
+    except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
+        typer.echo("\nStopped before the game began.")
+        raise typer.Exit(130) from None
     if result.message is not None:
         typer.echo(f"error: {result.message}", err=True)
     raise typer.Exit(result.exit_code)

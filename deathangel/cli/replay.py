@@ -41,20 +41,34 @@ def replay_cli(
             "its games table), played again from its seed and entry.",
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the game as a JSON list of events (start, decisions, end)."
+        ),
+    ] = False,
 ) -> None:
     """Watch a saved game, or a tournament's game, again: the board after each decision and
     every die roll.
 
     Without --speed, press Enter for the next decision (q quits).
     """
-    from rich.console import Console
+    if as_json:
+        import json
 
+        from deathangel.tui.replay import replay_events
+
+        if db is not None:
+            raise DeathAngelError("--json replays a save file; it does not take --db")
+        typer.echo(json.dumps(replay_events(Path(file)), ensure_ascii=False))
+        return
     from deathangel.tui.play import ScriptedAnswers, TerminalAnswers
     from deathangel.tui.replay import replay, replay_tournament_game
+    from deathangel.tui.style import terminal_console
 
     if speed is not None and speed < 0:
         raise DeathAngelError(f"--speed must be 0 or more seconds, not {speed}")
-    console = Console(highlight=False, emoji=False)
+    console = terminal_console()
     steps = TerminalAnswers(console) if sys.stdin.isatty() else ScriptedAnswers(sys.stdin, console)
     try:
         if db is None:

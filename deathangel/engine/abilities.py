@@ -37,7 +37,7 @@ class RulesEngine(Protocol):
     abilities: Abilities[Any]
 
     def note(self, line: str) -> None: ...
-    def roll_plain(self, reason: str) -> Roll: ...
+    def roll_plain(self, reason: str, result: Callable[[Roll], str] | None = None) -> Roll: ...
     def kill_marine(self, name: str, why: str) -> None: ...
     def is_protected(self, swarm: Sequence[int]) -> bool: ...
     def discard_genestealers(self, cards: Sequence[int], *, slain: bool = True) -> None: ...
@@ -184,6 +184,11 @@ class Abilities(Generic[E]):
 # -- terrain activations (RULES §6.2 step 3) ----------------------------------------------------
 
 
+def _faces(faces: Sequence[int]) -> str:
+    """``[0]`` -> ``"a 0"``, ``[0, 1]`` -> ``"a 0 or 1"``: die faces a rule reads."""
+    return "a " + " or ".join(str(f) for f in faces)
+
+
 def _terrain_at(engine: RulesEngine, name: str) -> tuple[int, int, int] | None:
     """(row, side, index in that side's list) of the named terrain card in the formation."""
     for row, pos in enumerate(engine.state.formation):
@@ -208,7 +213,10 @@ def door_token(engine: RulesEngine, marine: str, terrain: str) -> Flow:
 
 def seal_chimney(engine: RulesEngine, marine: str, terrain: str) -> Flow:
     """Spore Chimney: roll (not an attack: no reroll); on a skull the card is discarded."""
-    roll = engine.roll_plain(f"{marine} tries to seal the {terrain}")
+    roll = engine.roll_plain(
+        f"{marine} tries to seal the {terrain}",
+        lambda r: "a skull: sealed" if r.skull else "no skull: it stays open",
+    )
     where = _terrain_at(engine, terrain)
     if roll.skull and where is not None:
         row, side, i = where
@@ -240,6 +248,9 @@ def promethium_blast(engine: RulesEngine, marine: str, terrain: str) -> Flow:
             engine.check_end()
     effect = engine.table.terrain[terrain].effect
     faces = effect.params.get("faces", [0]) if effect is not None else [0]
-    roll = engine.roll_plain(f"{marine} survives the {terrain} blast?")
+    roll = engine.roll_plain(
+        f"{marine} survives the {terrain} blast?",
+        lambda r: f"{_faces(faces)} kills: " + ("he is slain" if r.face in faces else "he lives"),
+    )
     if roll.face in faces:
         engine.kill_marine(marine, f"caught in the {terrain} blast")

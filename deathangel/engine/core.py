@@ -178,7 +178,8 @@ class EngineBase:
         self, name: str, reason: str, may_reroll: bool, modifier: int = 0
     ) -> Generator[Decision, Option, Roll]:
         """Roll for a marine's attack or defence; while he has tokens and faces the swarm,
-        his controller may spend one to roll again (§6.4)."""
+        his controller may spend one to roll again (§6.4). The caller logs the roll with
+        what it did (:meth:`note_roll`): only it knows what the roll is compared with."""
         marine = self.marine(name)
         faces = [self.roll_die()]
         if may_reroll and marine.tokens:
@@ -191,17 +192,20 @@ class EngineBase:
                 marine.tokens -= 1
                 self.state.supply += 1
                 faces.append(self.roll_die())
-        roll = Roll(tuple(faces), reason, modifier)
-        if self.log is not None:
-            self.log.append(str(roll))
-        return roll
+        return Roll(tuple(faces), reason, modifier)
 
-    def roll_plain(self, reason: str) -> Roll:
-        """A roll that is neither attack nor defence: support can never reroll it (§6.4)."""
+    def roll_plain(self, reason: str, result: Callable[[Roll], str] | None = None) -> Roll:
+        """A roll that is neither attack nor defence: support can never reroll it (§6.4).
+        ``result`` says in words what the roll does (``"he survives"``), for the log."""
         roll = Roll((self.roll_die(),), reason)
         if self.log is not None:
-            self.log.append(str(roll))
+            self.log.append(f"{roll}: {result(roll)}" if result is not None else str(roll))
         return roll
+
+    def note_roll(self, roll: Roll, result: str, *, skulls: bool = True) -> None:
+        """Log a roll, what it was compared with and what it did, in words."""
+        if self.log is not None:
+            self.log.append(f"{roll.reason}: {roll.text(skulls=skulls)}{result}")
 
     def slay_one(
         self,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -19,7 +21,7 @@ from attrs import field, frozen
 
 from deathangel.cards.model import CardDatabase
 from deathangel.engine.abilities import Abilities
-from deathangel.engine.decisions import CHOOSE_ACTION, Decision, Option
+from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.lasting import from_code
 from deathangel.engine.observation import (
     ForwardData,
@@ -485,9 +487,21 @@ class Game:
         if extra:
             data.update(extra)
         path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        text = json.dumps(data, indent=1) + "\n"
+        # A temporary file of its own beside the target, flushed to disk, then renamed over
+        # it: the rename is atomic, so a reader (or a crash, or a closed terminal) sees the
+        # old save or the new one, never half of one.
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
     @classmethod
     def from_save(cls, data: Any, *, db: CardDatabase | None = None, log: bool = False) -> Game:
@@ -503,27 +517,32 @@ class Game:
                 f"save format version {data.get('version')!r} is not supported "
                 f"(this engine reads version {SAVE_VERSION})"
             )
-        try:
-            raw = data["config"]
-            config = GameConfig(
-                players=int(raw["players"]),
-                seed=int(raw["seed"]),
-                teams=raw.get("teams"),
-                handicap=int(raw.get("handicap", 0)),
+        config = _saved_config(data.get("config"))
+        decisions = data.get("decisions")
+        if not isinstance(decisions, list):
+            raise SaveFileError(
+                f"'decisions' must be a list of decisions, not {_shown(decisions)}"
+                if "decisions" in data
+                else "the save has no 'decisions' (the list of decisions made)"
             )
-            decisions = data["decisions"]
-            if not isinstance(decisions, list):
-                raise TypeError("decisions is not a list")
+        try:
             game = cls(config, db=db, log=log)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SaveFileError(f"save file is malformed: {exc}") from None
+        except ValueError as exc:
+            raise SaveFileError(f"'config' does not make a game: {exc}") from None
         for i, code in enumerate(decisions):
             try:
-                game.apply(code)
-            except IllegalChoiceError as exc:
+                option = Option.from_code(code)
+            except ValueError:
                 raise SaveFileError(
-                    f"decision {i + 1} of the save cannot be replayed: {exc}"
+                    f'decision {i + 1} must be a list such as ["card", "Block"], not {_shown(code)}'
                 ) from None
+            pending = game.decision
+            if pending is None or option not in pending.options:
+                raise SaveFileError(
+                    f"decision {i + 1} of the save cannot be replayed: "
+                    + _illegal(game, option, pending)
+                )
+            game.push(option)
         if ("state" in data and _saved_state(data["state"]) != game.state.to_dict(game.table)) or (
             "pending" in data and data["pending"] != game._pending_dict()
         ):
@@ -579,6 +598,56 @@ def _saved_state(state: Any) -> Any:
             with contextlib.suppress(ValueError):
                 state[key] = [from_code(code).code() for code in codes]
     return state
+
+
+def _shown(value: Any) -> str:
+    """A value from a save as the file writes it (JSON), cut short: never a Python repr."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _saved_config(raw: Any) -> GameConfig:
+    """The config of a save, every field checked: one message per problem, naming it."""
+    if not isinstance(raw, dict):
+        if raw is None:
+            raise SaveFileError("the save has no 'config' (players, seed, teams, handicap)")
+        raise SaveFileError(f"'config' must be an object, not {_shown(raw)}")
+
+    def whole(key: str, default: int | None = None) -> int:
+        if key not in raw and default is not None:
+            return default
+        if key not in raw:
+            raise SaveFileError(f"'config' has no '{key}' (a whole number)")
+        value = raw[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise SaveFileError(f"config.{key} must be a whole number, not {_shown(value)}")
+        return value
+
+    players, seed, handicap = whole("players"), whole("seed"), whole("handicap", 0)
+    if handicap < 0:
+        raise SaveFileError(f"config.handicap must be 0 or more, not {handicap}")
+    teams = raw.get("teams")
+    if teams is not None and not (
+        isinstance(teams, list)
+        and all(isinstance(t, list) and all(isinstance(c, str) for c in t) for t in teams)
+    ):
+        raise SaveFileError(
+            f"config.teams must be null or a list of team colours per seat, not {_shown(teams)}"
+        )
+    return GameConfig(players=players, seed=seed, teams=teams, handicap=handicap)
+
+
+def _illegal(game: Game, option: Option, pending: Decision | None) -> str:
+    """Why an option cannot be applied, in words."""
+    if pending is None:
+        return f"the game was already over before '{option}'"
+    legal = [str(o) for o in pending.options]
+    shown = "; ".join(legal[:6]) + ("; ..." if len(legal) > 6 else "")
+    what = pending.prompt or KIND_HELP.get(pending.kind, pending.kind)
+    return (
+        f"'{option}' is not a legal answer in round {game.state.round} "
+        f"(seat {pending.seat}: {what}); legal: {shown}"
+    )
 
 
 def read_save_file(path: str | Path) -> dict[str, Any]:

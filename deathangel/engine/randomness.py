@@ -124,9 +124,23 @@ class Roll:
         return len(self.faces) - 1
 
     def __str__(self) -> str:
-        shown = " → ".join(str(f) + ("☠" if f in SKULL_FACES else "") for f in self.faces)
-        mod = f" ({self.modifier:+d})" if self.modifier else ""
-        return f"{self.reason}: rolled {shown}{mod}"
+        return f"{self.reason}: {self.text()}"
+
+    def text(self, *, skulls: bool = True) -> str:
+        """The roll in words: ``"rolled 0, rerolled 2 (skull)"``; the skull is written as a
+        word (``☠`` read as death), and left out with ``skulls=False`` where no rule reads
+        it (a defence compares the value); a modifier is shown with the value it makes."""
+
+        def face(f: int) -> str:
+            return f"{f} (skull)" if skulls and f in SKULL_FACES else str(f)
+
+        words = "rolled " + face(self.faces[0])
+        for f in self.faces[1:]:
+            words += f", rerolled with a support token: {face(f)}"
+        if self.modifier:
+            lords = "Brood Lord" if self.modifier == -1 else "Brood Lords"
+            words += f" {self.modifier:+d} ({lords}) = {self.value}".replace("-", "−")
+        return words
 
 
 class Die:

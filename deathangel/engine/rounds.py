@@ -1,4 +1,4 @@
-"""The phase engine: the rules of RULES.md §3–§12 as one generator that asks for decisions.
+"""The phase engine: the rules of docs/rules.md §3–§12 as one generator that asks for decisions.
 
 :meth:`Engine.run` is written out in the order of the rulebook: setup, then rounds of
 Choose Actions → Resolve Actions → Genestealer Attack → Event, each followed by the travel
@@ -24,6 +24,13 @@ from deathangel.engine.phases.genestealer_attack import GenestealerAttack
 from deathangel.engine.phases.resolve import ResolveActions
 from deathangel.engine.phases.travel import Travel
 from deathangel.engine.state import PHASES
+
+PHASE_HEADERS = {
+    "choose_actions": "— Choose Actions —",
+    "resolve_actions": "— Resolve Actions —",
+    "genestealer_attack": "— Genestealer Attack —",
+}
+"""The log's header of each phase; the Event phase's (``— Event: NAME —``) names its card."""
 
 
 class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Travel, EngineBase):
@@ -70,6 +77,8 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
                     st.phase = phase
                     if at_phase_start is not None:
                         at_phase_start()
+                    if phase in PHASE_HEADERS:
+                        self.note(PHASE_HEADERS[phase])  # the Event's names its card
                     if phase == "choose_actions":
                         # Choose Actions (RULES §5): every active team picks a card face down.
                         yield from self.choose_actions()

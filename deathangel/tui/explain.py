@@ -17,18 +17,30 @@ if TYPE_CHECKING:
     from deathangel.engine.game import Game
     from deathangel.engine.state import CardTable, GameState, Position
 
-from deathangel.tui.style import _BASE_ACTION, KIND_NAMES, _pct, _plural, _short, _swarm_text
+from deathangel.tui.style import (
+    _BASE_ACTION,
+    KIND_NAMES,
+    WHOLE_TEXT,
+    _pct,
+    _plural,
+    _short,
+    _swarm_text,
+)
 
 # -- explaining options ----------------------------------------------------------------------
 
 
-def explain_option(game: Game, decision: Decision, option: Option) -> str:
+def explain_option(game: Game, decision: Decision, option: Option, *, full: bool = False) -> str:
     """One line saying, in plain words, what choosing ``option`` does; never raises (falls
-    back to ``str(option)``)."""
+    back to ``str(option)``). ``full``: card texts whole, not their first sentence cut short
+    (what ``?`` shows)."""
+    token = WHOLE_TEXT.set(full)
     try:
         text = explain_option_strict(game, decision, option)
     except Exception:  # an explanation must never break a menu
         text = ""
+    finally:
+        WHOLE_TEXT.reset(token)
     text = " ".join(text.split())
     if not text:
         return str(option) or option.verb
@@ -285,7 +297,7 @@ def _explain_charge(ctx: _Ctx) -> str:
 
 _ROLLED = re.compile(r"rolled (\d+)\s*$")
 _ATTACKER = re.compile(r"^(.+?) attacks the (left|right) swarm")
-_DEFENCE = re.compile(r"(\d+) genestealer\(s\) on the (left|right) attack (.+?): rolled")
+_DEFENCE = re.compile(r"(\d+) genestealers? on the (left|right) attacks? (.+?): rolled")
 
 
 def _roll_outcome(ctx: _Ctx, face: int) -> str:

@@ -25,8 +25,11 @@ a resumed game continues as the uninterrupted one would have.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import signal
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -41,11 +44,25 @@ from rich.text import Text
 from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
+from deathangel.engine.phases.event import EVENT_HEADER
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
+from deathangel.tui.primer import PRIMER
+from deathangel.tui.saves import (
+    SaveTargetError,
+    autosave_path,
+    check_target,
+    command,
+    describe_choices,
+    replay_command,
+    resume_command,
+    saves_dir,
+    unfinished_games,
+)
+from deathangel.tui.style import _fit
 
 if TYPE_CHECKING:
     from deathangel.players import Player
@@ -59,6 +76,8 @@ EXIT_INPUT_ENDED = 2
 """The answers ran out (end of the input file, Ctrl-D) before the game ended."""
 EXIT_INTERRUPTED = 130
 """Ctrl-C."""
+EXIT_HANGUP = 129
+"""The terminal was closed (SIGHUP) or the process was asked to stop (SIGTERM)."""
 
 LOG_TAIL = 30
 """Lines the ``log`` command shows (``log all``: every line)."""
@@ -71,8 +90,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("board", "draw the board again"),
     ("cards", "list the cards in play; cards NAME shows one card"),
     ("log", f"what happened: the last {LOG_TAIL} lines, every die roll with its reason; log all"),
-    ("save [FILE]", "save the game now (to FILE, or to the --save file)"),
-    ("quit", "leave the game (saved first when there is a save file)"),
+    ("save [FILE]", "save now (the game is saved after every decision anyway); save FILE --force"),
+    ("quit", "leave the game; it is saved, and the command to continue it is shown"),
 )
 
 
@@ -178,11 +197,18 @@ class Answers(Protocol):
         """One answer, or ``None`` when there are no more."""
         ...
 
+    def where(self) -> str | None:
+        """Where the last answer came from (``"answers.txt, line 3"``), for a script."""
+        ...
+
 
 class TerminalAnswers:
     """A person typing at the console's terminal."""
 
     interactive = True
+
+    def where(self) -> str | None:
+        return None
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -201,14 +227,22 @@ class ScriptedAnswers:
 
     interactive = False
 
-    def __init__(self, lines: Iterable[str], console: Console) -> None:
+    def __init__(self, lines: Iterable[str], console: Console, source: str = "input") -> None:
+        """``source`` names the lines in messages: a file name, or ``standard input``."""
         self._lines: Iterator[str] = iter(lines)
         self.console = console
+        self.source = source
+        self.line = 0
+        """The number of the last line read (1-based)."""
+
+    def where(self) -> str | None:
+        return f"{self.source}, line {self.line}"
 
     def ask(self, prompt: str) -> str | None:
         line = next(self._lines, None)
         if line is None:
             return None
+        self.line += 1
         line = line.rstrip("\r\n")
         self.console.print(Text(prompt + line), soft_wrap=True)
         return line
@@ -226,6 +260,30 @@ class PlayResult:
     exit_code: int
     message: str | None = None
     """An error line for the command to print (without ``error:``), if any."""
+
+
+class Hangup(Exception):
+    """The terminal was closed (SIGHUP) or the process was told to stop (SIGTERM)."""
+
+
+def _raise_hangup(signum: int, frame: object) -> None:
+    raise Hangup(signum)
+
+
+@contextlib.contextmanager
+def _hangup_raises() -> Iterator[None]:
+    """While a session runs, a closed terminal or SIGTERM raises :class:`Hangup` in it, so
+    the game is saved and the process ends cleanly (only the main thread gets signals)."""
+    names = [n for n in ("SIGHUP", "SIGTERM") if hasattr(signal, n)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {n: signal.signal(getattr(signal, n), _raise_hangup) for n in names}
+    try:
+        yield
+    finally:
+        for n, handler in old.items():
+            signal.signal(getattr(signal, n), handler)
 
 
 class _Stop(Exception):
@@ -273,8 +331,12 @@ class PlaySession:
         self._log_shown = min(log_shown, len(game.log))
         self._narration: list[tuple[int, str]] = []
         """Bot narration not shown yet, each with the log position it follows."""
-        self._last_human: int | None = None
+        self._screen: int | None = None
+        """The seat whose private view the screen shows (hot seat), if any."""
+        self._viewer: int | None = None
+        """Whose view the current decision is shown in: its seat, or None (the table's)."""
         self._board_round = -1
+        self._legend_shown = False
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -289,7 +351,7 @@ class PlaySession:
         st = self.game.state
         if st.event_hidden and viewer != st.current_seat:
             for i in range(len(log) - 1, -1, -1):
-                if log[i].startswith("event: "):
+                if log[i].startswith(EVENT_HEADER):
                     return i
             return min(self._log_shown, len(log))
         return len(log)
@@ -316,11 +378,17 @@ class PlaySession:
         for line in lines:
             self.say(f"  {line}", "dim" if not line.startswith("—") else "bold")
 
-    def _board(self, viewer: int | None) -> None:
-        self.console.print(render_board(self.game, viewer))
+    def _board(self, viewer: int | None, *, legend: bool = False) -> None:
+        """The board for ``viewer``; with the legend of its marks the first time, and when
+        asked for (lines are scarce on an 80×24 terminal)."""
+        legend = legend or not self._legend_shown
+        self.console.print(render_board(self.game, viewer, legend=legend))
+        self._legend_shown = self._legend_shown or legend
         self._board_round = self.game.state.round
 
     def _menu(self, decision: Decision, *, full: bool = False) -> None:
+        """The numbered options, one line each: an explanation too long for the line stops
+        after a whole word with "…" (``full``, as ``?`` shows it: wrapped between words)."""
         help_line = KIND_HELP.get(decision.kind, "")
         teams = ", ".join(self.game.state.seats[decision.seat - 1])
         self.console.print(
@@ -332,17 +400,17 @@ class PlaySession:
         )
         if help_line:
             self.console.print(Text(help_line, style="italic"))
+        number = len(f"  {len(decision.options)})")
         menu = Table.grid(padding=(0, 1))
-        menu.add_column(justify="right", no_wrap=True, min_width=len(f"  {len(decision.options)})"))
-        # One line per option (cut with "…"); `?` shows them whole.
-        menu.add_column(no_wrap=not full, overflow="fold" if full else "ellipsis")
+        menu.add_column(justify="right", no_wrap=True, min_width=number)
+        menu.add_column(overflow="fold")
+        room = self.console.width - number - 1
         for i, option in enumerate(decision.options, start=1):
-            menu.add_row(
-                Text(f"  {i})", style="bold"),
-                Text.assemble(
-                    (str(option), "bold"), " — ", explain_option(self.game, decision, option)
-                ),
-            )
+            label = str(option)
+            why = explain_option(self.game, decision, option, full=full)
+            if not full:
+                why = _fit(why, max(room - len(label) - 3, 12))
+            menu.add_row(Text(f"  {i})", style="bold"), Text.assemble((label, "bold"), " — ", why))
         self.console.print(menu)
 
     def _prompt(self, decision: Decision) -> str:
@@ -362,26 +430,42 @@ class PlaySession:
             return False
         return True
 
-    def _stop(self, status: str, code: int, message: str | None = None) -> _Stop:
+    def _saved_message(self) -> None:
+        """Where the game is and the exact command that continues it."""
         if self.save_path is not None and self.save():
             self.say(
                 f"Game saved to {self.save_path}; continue it with: "
-                f"deathangel play --resume {self.save_path}"
+                f"{resume_command(self.save_path)}"
             )
+        else:
+            self.say("This game was not saved.", "yellow")
+
+    def _stop(self, status: str, code: int, message: str | None = None) -> _Stop:
+        self._saved_message()
         return _Stop(PlayResult(status, code, message))
 
     # -- the loop -------------------------------------------------------------------------------
 
     def run(self) -> PlayResult:
-        """Play until the game ends, a person quits, or the answers run out."""
-        try:
-            self._run()
-        except _Stop as stop:
-            return stop.result
-        except KeyboardInterrupt:
-            self.say()
-            return self._stop("interrupted", EXIT_INTERRUPTED, "interrupted").result
+        """Play until the game ends, a person quits, the answers run out, or the terminal
+        goes away (Ctrl-C, a closed terminal): the game is saved in every case."""
+        with _hangup_raises():
+            try:
+                self._run()
+            except _Stop as stop:
+                return stop.result
+            except KeyboardInterrupt:
+                self.say()
+                return self._stop("interrupted", EXIT_INTERRUPTED, "interrupted").result
+            except Hangup:
+                return self._hung_up()
         return PlayResult("over", EXIT_OK)
+
+    def _hung_up(self) -> PlayResult:
+        """Save first: the terminal may be gone, and writing to it may fail."""
+        with contextlib.suppress(OSError):
+            self._saved_message()  # saves, then says where
+        return PlayResult("hangup", EXIT_HANGUP)
 
     def _run(self) -> None:
         game = self.game
@@ -393,8 +477,7 @@ class PlaySession:
                 self._bot_turn(decision)
             else:
                 self._human_turn(decision)
-            if self.save_path is not None:
-                self.save()
+            self.save()
         self._flush(None)
         self._board(None)
         outcome = game.outcome or "over"
@@ -402,13 +485,13 @@ class PlaySession:
             f"Game over: {outcome} after {game.state.round} round(s).",
             "bold green" if outcome == "victory" else "bold red",
         )
-        if self.save_path is not None:
-            self.say(
-                f"Saved to {self.save_path}; watch it with: deathangel replay {self.save_path}"
-            )
+        if self.save_path is not None and self.save():
+            self.say(f"Saved to {self.save_path}; watch it with: {replay_command(self.save_path)}")
 
     def _bot_turn(self, decision: Decision) -> None:
         seat = decision.seat
+        if self._screen is not None:
+            self._wipe()
         bot = self.bots[seat]
         option = bot.choose(self.game.observation(seat) if observes(bot) else None, decision)
         position = len(self.game.log)
@@ -426,25 +509,56 @@ class PlaySession:
             if self.game.decision is not None and self.game.state.round != self._board_round:
                 self._board(None)
 
-    def _hand_off(self, seat: int) -> None:
-        """Give the screen to ``seat``: clear what the last person saw, wait for the next."""
-        teams = ", ".join(self.game.state.seats[seat - 1])
+    def _private(self, decision: Decision) -> bool:
+        """Whether answering ``decision`` shows what only its seat may see: a face-down
+        action card (RULES §5), an Instinct card before it is chosen (§8), the Event card
+        Forward Scouting lets one seat look at."""
+        st = self.game.state
+        if decision.kind == CHOOSE_ACTION:
+            return True
+        if st.event_hidden:
+            return True
+        if st.event_deck:
+            top = self.game.table.events[st.event_deck[-1]].name
+            return decision.prompt.endswith(f"the top Event card is {top}")
+        return False
+
+    def _wipe(self) -> None:
+        """Clear the screen and, where the terminal keeps one, its scrollback: what a seat
+        chose face down must not be one scroll away from the next player."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+        self._screen = None
+
+    def _hand_off(self, seat: int) -> None:
+        """Give the screen to ``seat`` for a private decision: clear what was shown, wait
+        for the next player."""
+        teams = ", ".join(self.game.state.seats[seat - 1])
+        self._wipe()
         if self.answers.interactive:
             answer = self.answers.ask(f"Pass to seat {seat} (teams {teams}) — press Enter ")
             if answer is None:
                 raise self._stop("input_ended", EXIT_INPUT_ENDED, "input ended before the game did")
         else:
             self.say(f"Pass to seat {seat} (teams {teams})", "bold")
-        self.console.clear()
+        self._wipe()
 
     def _human_turn(self, decision: Decision) -> None:
+        """At one shared screen (several people), only a private decision hands the screen
+        to its seat; any other is answered in the table's view, by whoever sits there."""
         seat = decision.seat
-        if len(self.humans) > 1 and self._last_human != seat:
+        shared = len(self.humans) > 1
+        private = shared and self._private(decision)
+        if shared and self._screen is not None and (not private or self._screen != seat):
+            self._wipe()  # a private screen never stays up for the next decision
+        if private and self._screen != seat:
             self._hand_off(seat)
-        self._last_human = seat
-        self._flush(seat)
-        self._board(seat)
+            self._screen = seat
+        self._viewer = seat if private or not shared else None
+        self._flush(self._viewer)
+        self._board(self._viewer)
         self._menu(decision)
         while True:
             answer = self.answers.ask(self._prompt(decision))
@@ -461,7 +575,7 @@ class PlaySession:
         """The option ``text`` chooses, or None after running a command or explaining why
         ``text`` is not an answer."""
         if not text:
-            self.say(f"Type a number from 1 to {len(decision.options)}, or ? for help.", "yellow")
+            self._not_an_answer(f"Type a number from 1 to {len(decision.options)}, or ? for help.")
             return None
         if text.isdigit():
             return self._numbered(decision, int(text))
@@ -474,20 +588,40 @@ class PlaySession:
         n = len(decision.options)
         if 1 <= number <= n:
             return decision.options[number - 1]
-        self.say(f"There is no option {number}: choose 1 to {n} (? for help).", "yellow")
+        self._not_an_answer(f"There is no option {number}: choose 1 to {n} (? for help).")
         return None
 
     def _named(self, decision: Decision, text: str) -> Option | None:
-        """The option whose words are ``text`` (any case), or None after saying why not."""
+        """The option whose words are ``text`` (any case) — or, failing that, the one option
+        that names it (``strategize`` for ``play Strategize``, a marine's name) — or None
+        after saying why not."""
+        wanted = text.lower()
         for option in decision.options:
-            if str(option).lower() == text.lower():
+            if str(option).lower() == wanted:
                 return option
-        self.say(
-            f"{text!r} is not an option or a command: type a number from 1 to "
-            f"{len(decision.options)}, or ? for help.",
-            "yellow",
-        )
+        naming = [
+            option
+            for option in decision.options
+            if any(isinstance(a, str) and a.lower() == wanted for a in option.args)
+        ]
+        if len(naming) == 1:
+            return naming[0]
+        n = len(decision.options)
+        if naming:
+            numbers = ", ".join(str(decision.options.index(o) + 1) for o in naming)
+            self._not_an_answer(f"{text!r} fits options {numbers}: type the number of one.")
+        else:
+            self._not_an_answer(
+                f"{text!r} is not an option or a command: type a number from 1 to {n}, "
+                "or ? for help."
+            )
         return None
+
+    def _not_an_answer(self, message: str) -> None:
+        """Say why an answer was not taken; a script's line is named, so its author can
+        find it."""
+        where = self.answers.where()
+        self.say(f"{where}: {message}" if where else message, "yellow")
 
     def _command(self, decision: Decision, text: str) -> bool:
         """Run ``text`` if it is a command (see :data:`COMMANDS`); whether it was one."""
@@ -515,12 +649,12 @@ class PlaySession:
     def _board_command(self, decision: Decision, argument: str) -> bool:
         if argument:
             return False
-        self._board(decision.seat)
+        self._board(self._viewer, legend=True)
         self._menu(decision)
         return True
 
     def _cards_command(self, decision: Decision, argument: str) -> bool:
-        self._cards(argument, decision.seat)
+        self._cards(argument, self._viewer)
         if not argument:
             self._menu(decision)
         return True
@@ -528,7 +662,7 @@ class PlaySession:
     def _log_command(self, decision: Decision, argument: str) -> bool:
         if argument.lower() not in ("", "all"):
             return False
-        self._log(decision.seat, all_lines=bool(argument))
+        self._log(self._viewer, all_lines=bool(argument))
         return True
 
     def _save_command(self, decision: Decision, argument: str) -> bool:
@@ -542,23 +676,27 @@ class PlaySession:
         return True
 
     def _help(self, decision: Decision) -> None:
+        self.say("The game in one screen:", "bold")
+        for line in PRIMER:
+            self.say(line)
         self.say("Commands (at any prompt):", "bold")
         for name, what in COMMANDS:
             self.say(f"  {name:<28} {what}")
         self._menu(decision, full=True)
 
-    def _cards(self, name: str, seat: int) -> None:
+    def _cards(self, name: str, seat: int | None) -> None:
         if name:
             try:
                 self.console.print(card_panel(self.game.db, name))
             except KeyError as exc:
-                self.say(str(exc.args[0]) if exc.args else f"no card named {name!r}", "yellow")
+                said = str(exc.args[0]) if exc.args else f"no card named {name!r}"
+                self.say(f"{said}; type cards to list the cards in play", "yellow")
             return
         names = cards_in_play(self.game, seat)
         self.say("Cards in play (look one up with: cards NAME):", "bold")
         self.console.print(Padding(Columns([Text(card) for card in names], padding=(0, 3)), (0, 2)))
 
-    def _log(self, seat: int, *, all_lines: bool) -> None:
+    def _log(self, seat: int | None, *, all_lines: bool) -> None:
         shown = self.game.log[: min(self._log_shown, self._visible_log_end(seat))]
         lines = shown if all_lines else shown[-LOG_TAIL:]
         if len(lines) < len(shown):
@@ -566,8 +704,17 @@ class PlaySession:
         self._print_log(lines)
 
     def _save(self, argument: str) -> None:
-        if argument:
-            path = Path(argument)
+        words = argument.split()
+        force = "--force" in words
+        name = " ".join(w for w in words if w != "--force")
+        if name:
+            path = Path(name)
+            current = self.save_path is not None and path.absolute() == self.save_path.absolute()
+            try:
+                check_target(path, self.game, force=force or current)
+            except SaveTargetError as exc:
+                self.say(f"Not saved: {exc}".replace("add --force", "type save FILE --force"))
+                return
             if self.save(path):
                 self.save_path = path
                 self.say(f"Saved to {path}; saving there after every decision from now on.")
@@ -578,15 +725,11 @@ class PlaySession:
 
     def _quit(self) -> None:
         if self.answers.interactive:
-            if self.save_path is None:
-                self.say("This game is not saved (save FILE keeps it).", "yellow")
-            answer = self.answers.ask("Quit the game? [y/N] ")
+            answer = self.answers.ask("Quit the game? It stays saved. [y/N] ")
             if answer is None or answer.strip().lower() not in ("y", "yes"):
                 self.say("Not quitting.")
                 return
         self.say(f"You left the game in round {self.game.state.round}.")
-        if self.save_path is None:
-            self.say("It was not saved.")
         raise self._stop("quit", EXIT_OK)
 
 
@@ -641,19 +784,26 @@ def play(
     handicap: int | None = None,
     save: str | Path | None = None,
     resume: str | Path | None = None,
+    force: bool = False,
     pm: Any = None,
 ) -> PlayResult:
     """Start a game (or resume one from a save file) and play it at ``console``.
 
     A new game: ``players`` (default 1), ``teams`` chosen per seat (the others dealt at
     random), ``seats`` controllers (default: human), ``seed`` (default: fresh), ``handicap``.
-    A resumed game keeps its own players, teams, seed, handicap and controllers (``seats``
-    may replace some) and saves back to its file unless ``save`` names another.
+    It is saved after every decision to ``save``, or else to a new file in the saves folder
+    (:func:`deathangel.tui.saves.autosave_path`). A resumed game keeps its own players, teams,
+    seed, handicap and controllers (``seats`` may replace some) and saves back to its file
+    unless ``save`` names another. ``resume=""`` offers the most recent unfinished games.
+    ``save`` is never a file that holds something else unless ``force``.
 
-    :raises DeathAngelError: for bad options, an unknown strategy, or (``SaveFileError``) a
-        save file that cannot be resumed; nothing is written then.
+    :raises DeathAngelError: for bad options, an unknown strategy, a save file that cannot be
+        written over (``SaveTargetError``) or resumed (``SaveFileError``); nothing is
+        written then.
     """
     seats = dict(seats or {})
+    if handicap is not None and handicap < 0:
+        raise DeathAngelError(f"--handicap must be 0 or more support tokens, not {handicap}")
     if resume is not None:
         given = [
             name
@@ -669,9 +819,15 @@ def play(
             raise DeathAngelError(
                 f"{', '.join(given)} cannot change a resumed game (it keeps its own)"
             )
+        if str(resume) == "":
+            chosen = choose_unfinished(console, answers)
+            if chosen is None:
+                return PlayResult("input_ended", EXIT_INPUT_ENDED, "no game was chosen")
+            resume = chosen
         game, stored = load_game(resume)
         controllers = _controllers(game.config.players, {**stored, **seats})
-        save_path: str | Path | None = save if save is not None else resume
+        save_path: str | Path = save if save is not None else resume
+        explicit = save is not None
         title = (
             f"Resuming {resume}: seed {game.config.seed}, round {game.state.round}, "
             f"{len(game.history)} decision(s) made."
@@ -693,18 +849,22 @@ def play(
             )
         except ValueError as exc:
             raise DeathAngelError(str(exc)) from None
-        save_path = save
+        explicit = save is not None
+        save_path = save if save is not None else autosave_path(game)
         title = (
             f"Space Hulk: Death Angel — {players} player(s), seed {seed} "
-            f"(play this game again with --seed {seed})."
+            f"(the same deal again: {_again(players, teams or {}, seed, handicap)})."
         )
         log_shown = 0
     bots = make_bots(game, controllers, pm=pm)
-    if save_path is not None:
-        try:
-            save_game(game, controllers, save_path)
-        except OSError as exc:
-            raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
+    if explicit:
+        check_target(save_path, game, force=force)
+    try:
+        if not explicit:
+            Path(save_path).parent.mkdir(parents=True, exist_ok=True)
+        save_game(game, controllers, save_path)
+    except OSError as exc:
+        raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
     console.print(Text(title, style="bold"), soft_wrap=True)
     for seat in range(1, game.config.players + 1):
         console.print(
@@ -714,6 +874,10 @@ def play(
             ),
             soft_wrap=True,
         )
+    console.print(
+        Text(f"  Saved after every decision to {save_path} (Ctrl-C or quit keeps it there)."),
+        soft_wrap=True,
+    )
     if any(not is_bot(c) for c in controllers.values()):
         console.print(Text("  Type ? at any prompt for help."), soft_wrap=True)
     session = PlaySession(
@@ -726,6 +890,45 @@ def play(
         log_shown=log_shown,
     )
     return session.run()
+
+
+def _again(
+    players: int, teams: Mapping[int, tuple[str, ...]], seed: int, handicap: int | None
+) -> str:
+    """The command that deals this game again."""
+    args: list[str] = ["play"]
+    if players != 1:
+        args += ["-p", str(players)]
+    for seat, colours in sorted(teams.items()):
+        args += ["--team", f"{seat}={','.join(colours)}"]
+    args += ["--seed", str(seed)]
+    if handicap:
+        args += ["--handicap", str(handicap)]
+    return command(*args)
+
+
+def choose_unfinished(console: Console, answers: Answers) -> Path | None:
+    """Offer the most recent unfinished games in the saves folder; the one chosen, or
+    ``None`` when the answers end first.
+
+    :raises DeathAngelError: when there is no unfinished game to offer.
+    """
+    games = unfinished_games()
+    if not games:
+        raise DeathAngelError(
+            f"no unfinished game in {saves_dir()}; start one with: {command('play')}"
+        )
+    console.print(Text("Unfinished games, most recent first:", style="bold"), soft_wrap=True)
+    for line in describe_choices(games):
+        console.print(Text(line), soft_wrap=True)
+    while True:
+        answer = answers.ask(f"Resume which game? [1-{len(games)}, Enter for 1] ")
+        if answer is None:
+            return None
+        text = answer.strip() or "1"
+        if text.isdigit() and 1 <= int(text) <= len(games):
+            return games[int(text) - 1].path
+        console.print(Text(f"Type a number from 1 to {len(games)} (or Enter for the most recent)."))
 
 
 def _controllers(players: int, seats: Mapping[int, str]) -> dict[int, str]:
@@ -742,7 +945,7 @@ def answers_for(console: Console, input_file: str | Path | None, stdin: TextIO) 
             text = Path(input_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise DeathAngelError(f"{input_file}: cannot read the answers: {exc}") from None
-        return ScriptedAnswers(text.splitlines(), console)
+        return ScriptedAnswers(text.splitlines(), console, str(input_file))
     if stdin.isatty():
         return TerminalAnswers(console)
-    return ScriptedAnswers(stdin, console)
+    return ScriptedAnswers(stdin, console, "standard input")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -131,3 +132,48 @@ def show_replay(
     else:
         say(f"Saved before the end (round {game.state.round}).", "bold")
     return total
+
+
+def replay_events(path: str | Path) -> list[dict[str, Any]]:
+    """The game saved in ``path`` as a list of events, for programs (``replay --json``):
+    ``start`` (config, seats, the setup's log lines), one ``decision`` per decision made
+    (round, seat and controller, what was asked, the answer in words and as a code, and the
+    log lines it led to: every roll with its reason) and ``end`` (the outcome, or ``null``
+    for a game saved before its end).
+
+    :raises SaveFileError: as :func:`replay` does.
+    """
+    saved, controllers = load_game(path)
+    game = Game(saved.config, db=saved.db, log=True)
+    events: list[dict[str, Any]] = [
+        {
+            "type": "start",
+            "config": saved.config.to_dict(),
+            "seats": {str(s): c for s, c in sorted(controllers.items())},
+            "teams": [list(t) for t in game.state.seats],
+            "log": list(game.log),
+        }
+    ]
+    for step, option in enumerate(saved.history, start=1):
+        decision = game.decision
+        if decision is None:  # pragma: no cover - load_game replayed these same decisions
+            raise SaveFileError(f"{path}: the game ends before decision {step}")
+        shown = len(game.log)
+        round_ = game.state.round
+        game.apply(option)
+        events.append(
+            {
+                "type": "decision",
+                "step": step,
+                "round": round_,
+                "seat": decision.seat,
+                "controller": controllers[decision.seat],
+                "kind": decision.kind,
+                "prompt": decision.prompt,
+                "choice": str(option),
+                "code": option.code(),
+                "log": game.log[shown:],
+            }
+        )
+    events.append({"type": "end", "outcome": game.outcome, "round": game.state.round})
+    return events

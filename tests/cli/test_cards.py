@@ -57,7 +57,8 @@ def broken_copy(tmp_path: Path) -> Path:
 
 
 def test_validate_json(expected_counts: dict[str, int]) -> None:
-    result = run("cards", "validate", "--json")
+    # The base game named: installed plugins add their own cards to the default.
+    result = run("cards", "validate", "--dir", str(BASE), "--json")
     assert result.returncode == 0, result.stderr
     counts = json.loads(result.stdout)
     assert list(counts) == KEYS
@@ -65,7 +66,7 @@ def test_validate_json(expected_counts: dict[str, int]) -> None:
 
 
 def test_validate_text(expected_counts: dict[str, int]) -> None:
-    result = run("cards", "validate")
+    result = run("cards", "validate", "--dir", str(BASE))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for key, count in expected_counts.items():
@@ -80,7 +81,7 @@ def test_validate_given_dir(expected_counts: dict[str, int]) -> None:
 
 def test_validate_broken_dir_fails_naming_the_file(tmp_path: Path) -> None:
     cards = broken_copy(tmp_path)
-    result = run("cards", "validate", "--dir", str(cards), "--json", cwd=tmp_path)
+    result = run("cards", "validate", "--dir", str(cards), cwd=tmp_path)
     assert result.returncode != 0
     assert result.stdout == ""
     assert "Traceback" not in result.stderr
@@ -89,6 +90,10 @@ def test_validate_broken_dir_fails_naming_the_file(tmp_path: Path) -> None:
     assert lines[0].startswith("error: cards/events.toml: event 'Full Scan': "), lines[0]
     assert "field 'spawns[1].color'" in lines[0]
     assert "unknown terrain colour 'blue'" in lines[0]
+    # With --json, the same message as JSON on standard output.
+    result = run("cards", "validate", "--dir", str(cards), "--json", cwd=tmp_path)
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {"error": lines[0].removeprefix("error: ")}
 
 
 def test_validate_broken_toml_fails_with_line(tmp_path: Path) -> None:

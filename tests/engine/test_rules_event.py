@@ -2,7 +2,7 @@
 
 Each test builds the exact situation a rule talks about, runs the spawn boxes, the move box or
 a whole Event phase, and checks the resulting cards position by position. Expected values are
-worked out from RULES.md by hand, never read back from the engine.
+worked out from docs/rules.md by hand, never read back from the engine.
 
 Event abilities are a later issue: the Event-phase tests run with :class:`BoxesOnly`, whose
 event ability does nothing, so they exercise only the spawn boxes, the move box, merging,

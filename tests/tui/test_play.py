@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ import pytest
 from rich.console import Console
 
 from deathangel.analysis.simulate import bots, play_game
+from deathangel.engine.decisions import CHOOSE_ACTION
 from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
 from deathangel.plugins.strategies import strategy_factory
@@ -189,6 +191,31 @@ def test_hot_seat_never_shows_the_other_players_face_down_cards(tmp_path: Path) 
         assert card in out[reveal : out.index("\n", reveal)]
 
 
+def test_the_terminal_is_passed_only_before_a_private_decision(tmp_path: Path) -> None:
+    lines, game, who = script(2, seed=4)
+    replay = Game(game.config)
+    private = []  # per answer: was it a face-down card or a hidden Instinct choice?
+    for option in game.history:
+        decision = replay.decision
+        assert decision is not None
+        private.append(decision.kind == CHOOSE_ACTION or replay.state.event_hidden)
+        replay.push(option)
+    assert not all(private) and any(private)
+    answers = write_lines(tmp_path / "answers.txt", lines)
+    code, out, err = run("play", "-p", "2", "--seed", "4", "--input", answers, cwd=tmp_path)
+    assert code == 0, err
+    echoes = prompt_positions(out)
+    assert len(echoes) == len(lines)
+    start = 0
+    for k, (offset, _) in enumerate(echoes):
+        handed = re.findall(r"^Pass to seat (\d)", out[start:offset], re.M)
+        if private[k] and (k == 0 or not private[k - 1] or who[k - 1] != who[k]):
+            assert handed == [str(who[k])], (k, out[start:offset])
+        else:
+            assert handed == [], (k, out[start:offset])
+        start = offset
+
+
 def test_a_hidden_instinct_event_is_shown_only_after_the_hand_off(tmp_path: Path) -> None:
     # A game where seat A answers, an Instinct event is drawn (hidden: several players), and
     # the current player B != A answers next: the event's name belongs to B's screen only.
@@ -217,8 +244,8 @@ def test_a_hidden_instinct_event_is_shown_only_after_the_hand_off(tmp_path: Path
     after_previous = echoes[k - 1][0] + len(echoes[k - 1][1])  # seat A has answered
     answer = echoes[k][0]  # seat B answers
     hand_off = out.index(f"Pass to seat {seat}", after_previous, answer)
-    assert f"event: {event}" not in out[after_previous:hand_off]
-    assert f"event: {event}" in out[hand_off:answer]
+    assert f"Event: {event}" not in out[after_previous:hand_off]
+    assert f"Event: {event}" in out[hand_off:answer]
 
 
 def test_bots_narrate_their_choices_but_not_their_face_down_cards(tmp_path: Path) -> None:
@@ -273,11 +300,16 @@ def test_quit_saves_and_the_game_resumes_from_there(tmp_path: Path) -> None:
     first = write_lines(tmp_path / "first.txt", [*lines[:5], "quit"])
     code, out, err = run("play", "--seed", "2", "--input", first, "--save", "q.json", cwd=tmp_path)
     assert (code, err) == (0, "")
-    assert "Game saved to q.json; continue it with: deathangel play --resume q.json" in out
+    hint = re.search(r"Game saved to q\.json; continue it with: (.+ play --resume q\.json)\n", out)
+    assert hint is not None, out
     assert len(saved(tmp_path / "q.json")["decisions"]) == 5  # type: ignore[arg-type]
-    rest = write_lines(tmp_path / "rest.txt", lines[5:])
-    code, out, err = run("play", "--resume", "q.json", "--input", rest, cwd=tmp_path)
-    assert code == 0, err
+    write_lines(tmp_path / "rest.txt", lines[5:])
+    # The hint is typed into a shell exactly as printed.
+    done = subprocess.run(
+        f"{hint.group(1)} --input rest.txt", shell=True, cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
     assert saved(tmp_path / "q.json")["state"] == game.to_save()["state"]
 
 

@@ -36,6 +36,7 @@ def power_field(engine: Engine, team: str, card: str, params: Mapping[str, Any])
     st = engine.state
     options = swarm_options(engine)
     if not options:
+        engine.note(f"{card}: no swarm to protect")
         return
     options.append(DONE)
     choice = yield from engine.ask(
@@ -54,6 +55,7 @@ def move_swarm(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
     seat = st.team_seat[team]
     options = swarm_options(engine)
     if not options:
+        engine.note(f"{card}: no swarm to move")
         return
     options.append(DONE)
     choice = yield from engine.ask(seat, d.TARGET_SWARM, options, f"{card}: move which swarm?")
@@ -106,13 +108,17 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         ]
 
     if not candidates():
+        engine.note(f"{card}: no genestealer that may fall back is engaged with the {team} team")
         return
     choice = yield from engine.ask(
         seat, d.CHOOSE, [Option("yes", ("roll",)), Option("no")], f"{card}: roll the die?"
     )
     if choice.verb != "yes":
         return
-    roll = engine.roll_plain(f"{card}: how many genestealers fall back")
+    roll = engine.roll_plain(
+        f"{card}: how many genestealers fall back",
+        lambda r: f"up to {r.face} may fall back" if r.face else "a 0: none falls back",
+    )
     if roll.face == 0:
         return
     # The pile is decided before any card moves (§14.5: on resolving), and each card goes
@@ -144,6 +150,7 @@ def discard_blips(engine: Engine, team: str, card: str, params: Mapping[str, Any
     seat = st.team_seat[team]
     options = [Option("pile", (SIDES[s],)) for s in (LEFT, RIGHT) if st.blips[s]]
     if not options:
+        engine.note(f"{card}: both blip piles are empty")
         return
     options.append(DONE)
     choice = yield from engine.ask(seat, d.TARGET_PILE, options, f"{card}: discard the top of?")
@@ -183,6 +190,7 @@ def scout_event_deck(engine: Engine, team: str, card: str, params: Mapping[str, 
     st = engine.state
     seat = st.team_seat[team]
     if not st.event_deck:
+        engine.note(f"{card}: the Event deck is empty: nothing to look at (§14.23)")
         return
     look = yield from engine.ask(
         seat, d.CHOOSE, [Option("yes", ("look",)), Option("no")], f"{card}: look at the top?"

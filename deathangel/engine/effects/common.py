@@ -147,6 +147,7 @@ def support_attacks(engine: Engine, team: str, why: str) -> Flow:
     st = engine.state
     seat = st.team_seat[team]
     done: set[str] = set()
+    first = True
     while True:
         options: list[Option] = []
         for row, pos in enumerate(st.formation):
@@ -158,7 +159,12 @@ def support_attacks(engine: Engine, team: str, why: str) -> Flow:
                 Option("attack", (marine.name, side, t + 1)) for t in engine.attack_targets(row)
             )
         if not options:
+            if first:
+                engine.note(
+                    f"{why}: no marine of the {team} team has a support token and a swarm in range"
+                )
             return
+        first = False
         options.append(DONE)
         choice = yield from engine.ask(seat, d.ATTACK, options, f"{why}: spend 1 token to attack")
         if choice.verb == "done":

@@ -326,7 +326,11 @@ class CardAbilities(Abilities["Engine"]):
                 break
             row, side, card_id = card_of(engine, choice)
             yield from engine.slay_one(st.formation[row], side, seat, by=marine, among=[card_id])
-        roll = engine.roll_plain(f"{marine} survives his Heroic Charge?")
+        faces = params["death_faces"]
+        roll = engine.roll_plain(
+            f"{marine} survives his Heroic Charge?",
+            lambda r: "he is slain" if r.face in faces else "he survives",
+        )
         if roll.face in params["death_faces"]:
             engine.kill_marine(marine, "fell in his Heroic Charge")
 
@@ -373,12 +377,14 @@ class CardAbilities(Abilities["Engine"]):
         st = engine.state
         team = engine.marine(marine).team
         counter = miss = False
-        for t, _, effect in self._resolved_cards(engine):
+        why = ""
+        for t, card, effect in self._resolved_cards(engine):
             params = effect.params
             if effect.name == "defence_face_misses":
                 if params["marine"] == marine and roll.face in params["faces"]:
                     counter = counter or bool(params["counter"])
                     miss = True
+                    why = f"{card} (a {roll.face})"
             elif (
                 effect.name == "defensive_reroll"
                 and t == team
@@ -386,14 +392,16 @@ class CardAbilities(Abilities["Engine"]):
                 and roll.face not in params["faces"]
             ):
                 miss = True
+                why = f"{card} (a reroll that shows {roll.face})"
         if st.effects and SecondWind(marine) in st.effects and roll.face == 0:
             miss = True
+            why = "Second Wind (a 0)"
         if counter:
-            engine.note(f"{marine} counter-attacks")
+            engine.note(f"but {why}: the attack on {marine} misses and he strikes back")
             return COUNTER
         if miss:
             if verdict == SLAIN:
-                engine.note(f"the attack on {marine} misses")
+                engine.note(f"but {why}: the attack on {marine} misses")
             return MISS
         holder = st.artefact
         if verdict == SLAIN and holder is not None and st.team_seat[team] == holder:

@@ -50,6 +50,11 @@ def _card(engine: Engine) -> str:
     return event.name if event is not None else "Event"
 
 
+def _no_effect(engine: Engine, why: str) -> None:
+    """Say why the Event's ability does nothing: a quiet card would look like a bug."""
+    engine.note(f"{_card(engine)}: no effect, {why}")
+
+
 def _choose_marine(
     engine: Engine, options: list[Option], what: str
 ) -> Generator[Decision, Option, int]:
@@ -71,6 +76,7 @@ def surround(engine: Engine, params: Mapping[str, Any]) -> Flow:
     formation every choice does nothing, so nothing is asked (§14.3)."""
     st = engine.state
     if st.genestealers_in_formation() == 0:
+        _no_effect(engine, "no genestealer is in the formation")
         return
     row = yield from _choose_marine(
         engine, marine_options(engine), "every genestealer moves to which marine?"
@@ -125,6 +131,7 @@ def spawn_behind_marine(engine: Engine, params: Mapping[str, Any]) -> Flow:
     ]
     options = best(scored)
     if not options or max(score for _, score in scored) == 0:
+        _no_effect(engine, "both blip piles are empty")
         return
     row = yield from _choose_marine(engine, options, f"spawn {count} behind which marine?")
     spawn_behind(engine, row, count)
@@ -177,6 +184,7 @@ def lose_all_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
     st = engine.state
     options = marine_options(engine, lambda row: st.formation[row].marine.tokens > 0)
     if not options:
+        _no_effect(engine, "no marine has a support token")
         return
     row = yield from _choose_marine(engine, options, "which marine loses all his tokens?")
     name = st.formation[row].marine.name
@@ -189,6 +197,7 @@ def gather_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
     marine every choice does nothing, so nothing is asked (§14.3)."""
     st = engine.state
     if not any(p.marine.tokens for p in st.formation):
+        _no_effect(engine, "no marine has a support token")
         return
     row = yield from _choose_marine(
         engine, marine_options(engine), "which marine takes every support token?"
@@ -228,7 +237,11 @@ def roll_or_die(engine: Engine, params: Mapping[str, Any]) -> Flow:
     st = engine.state
     row = yield from _choose_marine(engine, marine_options(engine), "which marine is assailed?")
     name = st.formation[row].marine.name
-    roll = engine.roll_plain(f"{_card(engine)}: does {name} survive?")
+    faces = params["faces"]
+    roll = engine.roll_plain(
+        f"{_card(engine)}: does {name} survive?",
+        lambda r: "he is slain" if r.face in faces else "he survives",
+    )
     if roll.face in params["faces"]:
         engine.kill_marine(name, _card(engine))
 
@@ -240,6 +253,7 @@ def rescue_marine(engine: Engine, params: Mapping[str, Any]) -> Flow:
     st = engine.state
     names = [n for n in dict.fromkeys(st.slain) if engine.table.marines[n][0] not in st.eliminated]
     if not names:
+        _no_effect(engine, "no slain marine of a team still in play")
         return
     options = [Option("marine", (n,)) for n in names]
     choice = yield from engine.ask(
@@ -270,7 +284,9 @@ def trade_support_for_kill(engine: Engine, params: Mapping[str, Any]) -> Flow:
         for row in rows
     ]
     if not holders and not any(score for _, score in scored):
-        return  # no token to discard and nothing to slay: every choice does nothing
+        # No token to discard and nothing to slay: every choice does nothing.
+        _no_effect(engine, "no marine has a token or a genestealer that may be slain")
+        return
     row = yield from _choose_marine(
         engine, best(scored), "which marine trades a token for a genestealer?"
     )
@@ -292,6 +308,7 @@ def spend_support_to_slay(engine: Engine, params: Mapping[str, Any]) -> Flow:
         for row, p in enumerate(st.formation)
     ]
     if not scored or max(score for _, score in scored) == 0:
+        _no_effect(engine, "no marine has both a token and a genestealer that may be slain")
         return
     row = yield from _choose_marine(engine, best(scored), "which marine spends his faith?")
     marine = st.formation[row].marine
@@ -319,9 +336,13 @@ def roll_to_slay_engaged(engine: Engine, params: Mapping[str, Any]) -> Flow:
         for row, p in enumerate(st.formation)
     ]
     if not scored or max(score for _, score in scored) == 0:
+        _no_effect(engine, "no marine has a genestealer that may be slain beside him")
         return
     row = yield from _choose_marine(engine, best(scored), "flames around which marine?")
-    roll = engine.roll_plain(f"{_card(engine)} around {st.formation[row].marine.name}")
+    roll = engine.roll_plain(
+        f"{_card(engine)} around {st.formation[row].marine.name}",
+        lambda r: f"a skull: up to {count} slain" if r.skull else "no skull: none slain",
+    )
     if roll.skull:
         yield from slay_engaged(engine, row, count, st.current_seat)
 
@@ -338,6 +359,7 @@ def quick_attack(engine: Engine, params: Mapping[str, Any]) -> Flow:
         for target in engine.attack_targets(row)
     ]
     if not options:
+        _no_effect(engine, "no marine has a swarm in range")
         return
     choice = yield from engine.ask(
         st.current_seat, d.ATTACK, options, f"{_card(engine)}: who attacks, and where?"
@@ -359,6 +381,7 @@ def discard_blip_top(engine: Engine, params: Mapping[str, Any]) -> Flow:
         if st.blips[s]
     )
     if not options:
+        _no_effect(engine, "both blip piles are empty")
         return
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_PILE, options, f"{_card(engine)}: discard from which pile?"
@@ -382,6 +405,7 @@ def swarm_to_blips(engine: Engine, params: Mapping[str, Any]) -> Flow:
         engine, lambda row, side: any(not lord(c) for c in st.formation[row].swarms[side])
     )
     if not options:
+        _no_effect(engine, "no swarm has a genestealer that may fall back")
         return
     seat = st.current_seat
     choice = yield from engine.ask(
@@ -405,6 +429,7 @@ def single_attacker_next_round(engine: Engine, params: Mapping[str, Any]) -> Flo
     """Evasion binds the next round (§14.13): the dispatcher reads :data:`EVASION` from the
     round's effects once :meth:`Engine.end_round` has moved it there."""
     engine.state.next_effects.append(EVASION)
+    engine.note("next round, an Attack card lets only 1 marine of its team attack")
     return no_questions()
 
 
@@ -422,11 +447,13 @@ def gun_jam(engine: Engine, params: Mapping[str, Any]) -> Flow:
         if team not in st.eliminated and team not in attacked
     ]
     if not options:
+        _no_effect(engine, "every team still in play revealed an Attack card")
         return
     choice = yield from engine.ask(
         st.current_seat, d.TARGET_TEAM, options, f"{_card(engine)}: jam which team's guns?"
     )
     st.next_effects.append(GunJam(choice.text("team")))
+    engine.note(f"next round, the {choice.text('team')} team may not choose its Attack card")
 
 
 def zero_defence_misses_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
@@ -437,12 +464,14 @@ def zero_defence_misses_next_round(engine: Engine, params: Mapping[str, Any]) ->
         engine, marine_options(engine), "which marine gets a second wind?"
     )
     st.next_effects.append(SecondWind(st.formation[row].marine.name))
+    engine.note(f"next round, a 0 on {st.formation[row].marine.name}'s defence misses")
 
 
 def support_before_move_next_round(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Enter Formation binds the next round (§14.13): the dispatcher reads
     :data:`ENTER_FORMATION` before each Move + Activate card."""
     engine.state.next_effects.append(ENTER_FORMATION)
+    engine.note("next round, a support token may go on a marine before each Move + Activate")
     return no_questions()
 
 

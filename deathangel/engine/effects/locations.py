@@ -11,7 +11,7 @@ activating marine (RULES §6.2), except where a card asks something of each mari
 (Teleportarium), which that marine's own controller answers. Every helper asks through
 :meth:`Engine.ask`, so a question with one legal answer is never put.
 
-Rulings where RULES.md is silent (each also told in the docstring that applies it):
+Rulings where docs/rules.md is silent (each also told in the docstring that applies it):
 
 * Hibernation Cluster fills the blip piles the way every fill does: the left pile takes its
   cards first, then the right one, and a short deck splits them as equally as possible
@@ -392,7 +392,9 @@ def teleport(engine: Engine, params: Mapping[str, Any], marine: str | None) -> F
             return_tokens(engine, name, 1)
             engine.note(f"{name} discards a support token to teleport")
             continue
-        roll = engine.roll_plain(f"{name} teleports")
+        roll = engine.roll_plain(
+            f"{name} teleports", lambda r: "a 0: he is lost" if r.face == 0 else "he arrives"
+        )
         if roll.face == 0:
             engine.kill_marine(name, "lost in the teleport")
     for side in (LEFT, RIGHT):
@@ -407,6 +409,7 @@ def limit_spawn(engine: Engine, params: Mapping[str, Any], marine: str | None) -
     st = engine.state
     spots = _terrain_spots(engine, lambda n: True)
     if not spots:
+        engine.note("Core Cogitator: no terrain card in the formation to limit")
         return
     options = [Option("terrain", (name, row + 1, SIDES[side])) for row, side, name in spots]
     choice = yield from engine.ask(
@@ -423,7 +426,14 @@ def purge_or_die(engine: Engine, params: Mapping[str, Any], marine: str | None) 
     Power-Field swarms cannot lose any (FAQ). Otherwise the activating marine is slain."""
     st = engine.state
     seat = _seat(engine, marine)
-    roll = engine.roll_plain(f"{marine} works the Genetorium controls")
+    roll = engine.roll_plain(
+        f"{marine} works the Genetorium controls",
+        lambda r: (
+            f"a skull: up to {params['count']} genestealer(s) may be slain"
+            if r.skull
+            else "no skull: the Genetorium kills him"
+        ),
+    )
     if not roll.skull:
         if marine is not None and engine.is_alive(marine):
             engine.kill_marine(marine, "killed by the Genetorium")
@@ -463,7 +473,14 @@ def launch_control(engine: Engine, params: Mapping[str, Any], marine: str | None
         st.location_tokens += 1
         engine.note(f"a support token is placed on the location ({st.location_tokens} now)")
         return
-    roll = engine.roll_plain(f"launch with {st.location_tokens} token(s) on the location")
+    roll = engine.roll_plain(
+        f"launch with {st.location_tokens} token(s) on the location",
+        lambda r: (
+            f"{r.face} ≤ {st.location_tokens}: the launch succeeds"
+            if r.face <= st.location_tokens
+            else f"{r.face} > {st.location_tokens}: the launch fails"
+        ),
+    )
     if roll.face <= st.location_tokens:
         engine.declare_victory("the launch succeeds")
 
@@ -473,7 +490,9 @@ def pump_toxin(engine: Engine, params: Mapping[str, Any], marine: str | None) ->
     discards that many cards from the top of a blip pile of his choice (a non-empty one).
     Emptying both piles with a clear formation wins by clearing (§11), checked at once."""
     st = engine.state
-    roll = engine.roll_plain("the toxin pumps run")
+    roll = engine.roll_plain(
+        "the toxin pumps run", lambda r: f"up to {r.face} blip card(s) may be discarded"
+    )
     options = [Option("pile", (SIDES[s],)) for s in (LEFT, RIGHT) if st.blips[s]]
     if roll.face == 0 or not options:
         engine.check_end()

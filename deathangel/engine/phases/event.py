@@ -6,6 +6,10 @@ from deathangel.engine.core import EngineBase
 from deathangel.engine.decisions import Flow
 from deathangel.engine.formation import move_swarms
 
+EVENT_HEADER = "— Event: "
+"""How the Event phase's log header starts; the card's name follows (a front end hides it
+while an Instinct card is the current player's alone)."""
+
 
 class EventPhase(EngineBase):
     """The Event phase."""
@@ -17,7 +21,7 @@ class EventPhase(EngineBase):
         st.moved.clear()
         event_id = self.draw_event()
         event = self.table.events[event_id]
-        self.note(f"event: {event.name}")
+        self.note(f"{EVENT_HEADER}{event.name} —")
         # 1. Ability first. An Instinct card with several players is the current player's
         # alone until he has chosen.
         st.event_hidden = event.instinct and len(st.seats) > 1

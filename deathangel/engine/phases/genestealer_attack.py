@@ -26,6 +26,8 @@ class GenestealerAttack(EngineBase):
         attacked = st.attacked
         if not resume:
             attacked.clear()
+        if self.log is not None:
+            self._note_quiet_swarms()
         while True:
             found = None
             for row, pos in enumerate(st.formation):
@@ -47,6 +49,20 @@ class GenestealerAttack(EngineBase):
             yield from self.swarm_attacks(row, side, group)
         attacked.clear()
 
+    def _note_quiet_swarms(self) -> None:
+        """Why no swarm attacks, or why one does not: the log explains a quiet phase."""
+        st = self.state
+        swarms = [s for p in st.formation for s in p.swarms if s]
+        if not swarms:
+            self.note("no genestealer is engaged: nothing attacks")
+        for row, pos in enumerate(st.formation):
+            for side in (LEFT, RIGHT):
+                if pos.swarms[side] and self.is_protected(pos.swarms[side]):
+                    self.note(
+                        f"the {SIDES[side]} swarm at position {row + 1} is under a Power Field: "
+                        "it does not attack"
+                    )
+
     def swarm_attacks(self, row: int, side: int, group: list[int]) -> Flow:
         """One swarm attacks the marine at its row: slain if value ≤ its size (§7).
 
@@ -61,11 +77,22 @@ class GenestealerAttack(EngineBase):
             lords = sum(1 for c in group if self.table.is_brood_lord(c))
             roll = yield from self.roll_with_rerolls(
                 marine.name,
-                f"{len(group)} genestealer(s) on the {SIDES[side]} attack {marine.name}",
+                (
+                    f"{len(group)} genestealers on the {SIDES[side]} attack {marine.name}"
+                    if len(group) > 1
+                    else f"1 genestealer on the {SIDES[side]} attacks {marine.name}"
+                ),
                 marine.facing == side,
                 modifier=-lords,
             )
             verdict = SLAIN if roll.value <= len(group) else MISS
+            if self.log is not None:
+                # No skull shown: a defence compares the value with the swarm's size.
+                self.note_roll(
+                    roll,
+                    f" vs swarm of {len(group)}: " + ("slain" if verdict == SLAIN else "missed"),
+                    skulls=False,
+                )
             verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
             if verdict == SLAIN:
                 where = "in front" if marine.facing == side else "from behind"

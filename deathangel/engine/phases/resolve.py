@@ -39,7 +39,9 @@ class ResolveActions(EngineBase):
         """§6.1: one token from the supply onto any marine, then the card's ability."""
         st = self.state
         seat = st.team_seat[team]
-        if st.supply > 0:
+        if st.supply <= 0:
+            self.note(f"{card}: the supply is empty, so no support token is placed (§6.1)")
+        else:
             options = [Option("marine", (p.marine.name,)) for p in st.formation]
             choice = yield from self.ask(seat, d.PLACE_SUPPORT, options, f"{card}: support token")
             name = choice.text("marine")
@@ -141,10 +143,14 @@ class ResolveActions(EngineBase):
                     options.append(Option("attack", (marine.name, side, target + 1)))
                 options.extend(ab.special_attack_options(self, card, marine.name))
             if not options:
+                if not used:
+                    self.note(f"{card}: no marine of the {team} team has a swarm in range")
                 break
             options.append(DONE)
             choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack")
             if choice.verb == "done":
+                if not used:
+                    self.note(f"{card}: the {team} team makes no attack")
                 break
             name = choice.text("marine")
             used[name] = used.get(name, 0) + 1
@@ -174,6 +180,8 @@ class ResolveActions(EngineBase):
         )
         kills = self.abilities.attack_kills(self, card, name, roll)
         target = st.formation[target_row]
+        if self.log is not None:
+            self.note_roll(roll, _attack_result(roll.skull, kills, len(target.swarms[side]), card))
         seat = st.team_seat[marine.team]
         for _ in range(kills):
             slain = yield from self.slay_one(target, side, seat, by=name)
@@ -190,3 +198,13 @@ class ResolveActions(EngineBase):
                 choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack again")
                 if choice.verb == "attack":
                     yield from self.attack(name, choice.row(), card)
+
+
+def _attack_result(skull: bool, kills: int, swarm: int, card: str | None) -> str:
+    """What an attack roll did, in words: ``": hit, 1 slain"``, ``": miss (no skull)"``."""
+    if kills <= 0:
+        return ": miss (no skull)" if not skull else f": miss ({card})"
+    slain = min(kills, swarm)
+    # A card that changes the count (Dead Aim, Flamer Attack) is named: the base rule is 1.
+    why = "" if (skull and kills == 1) or card is None else f" ({card})"
+    return f": hit{why}, {slain} slain" + (f" (up to {kills})" if slain < kills else "")

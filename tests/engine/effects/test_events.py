@@ -3,7 +3,7 @@
 Each test builds the exact situation the card talks about, runs the ability (directly from
 ``EVENT_EFFECTS`` with the card database's parameters, or through a whole Event phase with the
 card on top of the deck), answers its decisions and checks the resulting state. Expected values
-are worked out by hand from RULES.md and the card text, never read back from the engine.
+are worked out by hand from docs/rules.md and the card text, never read back from the engine.
 Instinct cards are also checked for the options they offer: only valid targets, only those
 that achieve the most the card allows (§8), and no question when no choice matters (§14.3).
 """

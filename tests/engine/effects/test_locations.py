@@ -4,7 +4,7 @@ Every one of the 18 locations is exercised with a hand-built state, a scripted d
 scripted answers; on-entering abilities run through a real travel (RULES §10 step 4) where the
 location's own terrain placements and blip numbers matter, or through the on-entering window
 directly. Control-panel abilities run through the Control Panel's activation. Expected values
-are worked out by hand from RULES.md and the card files.
+are worked out by hand from docs/rules.md and the card files.
 
 Reading aid: ``build_state`` puts the Genestealer deck in id order with the lowest id on top
 (claw-1..claw-9, tongue-1..9, tail-1..9, head-1..9, minus the cards placed), and a fill deals
