@@ -202,7 +202,7 @@ class _OddsEngine(Engine):
         among: Any = None,
     ) -> Generator[Decision, Option, int | None]:
         card = yield from super().slay_one(pos, side, seat, by=by, among=among)
-        if card is not None:
+        if card is not None and card not in pos.swarms[side]:  # slain, not only wounded
             self.slain_count += 1
         return card
 

@@ -305,7 +305,7 @@ class CardAbilities(Abilities["Engine"]):
                 normal = [c for c in swarm if not table.is_brood_lord(c)] or swarm
                 options.extend(
                     Option("slay_at", (r + 1, SIDES[side], table.gs_labels[c]))
-                    for c in table.distinct(normal)
+                    for c in table.distinct(normal, st.wounds)
                 )
         return options
 

@@ -54,18 +54,22 @@ class GenestealerAttack(EngineBase):
         is slain and, while any is left, the swarm attacks again with a new roll.
         """
         st = self.state
+        table = self.table
         pos = st.formation[row]
         marine = pos.marine
         seat = st.team_seat[marine.team]
         while group:
-            lords = sum(1 for c in group if self.table.is_brood_lord(c))
+            lords = sum(1 for c in group if table.is_brood_lord(c))
+            # Enemy cards may weigh more (or less) than one genestealer.
+            size = len(group) if table.gs_weight is None else table.swarm_size(group)
             roll = yield from self.roll_with_rerolls(
                 marine.name,
                 f"{len(group)} genestealer(s) on the {SIDES[side]} attack {marine.name}",
                 marine.facing == side,
                 modifier=-lords,
             )
-            verdict = SLAIN if roll.value <= len(group) else MISS
+            # RULES §7: slain when the value is at most the size (a variant may shift it).
+            verdict = SLAIN if roll.value <= size + self.defence_margin else MISS
             verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
             if verdict == SLAIN:
                 where = "in front" if marine.facing == side else "from behind"
@@ -76,4 +80,5 @@ class GenestealerAttack(EngineBase):
             card = yield from self.slay_one(pos, side, seat, by=marine.name, among=group)
             if card is None:
                 return
-            group.remove(card)
+            if card not in pos.swarms[side]:  # slain, not only wounded
+                group.remove(card)
