@@ -51,6 +51,7 @@ from deathangel.errors import DeathAngelError
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
     from deathangel.engine.abilities import Abilities
+    from deathangel.engine.switches import Switches
 
 T = TypeVar("T")
 
@@ -570,6 +571,7 @@ def phase_odds(
     db: CardDatabase,
     *,
     abilities: Abilities[Any] | None = None,
+    switches: Switches | None = None,
     limit: int = DEFAULT_LIMIT,
     where: str = "odds",
     memo: bool = True,
@@ -578,13 +580,14 @@ def phase_odds(
     only: the travel check that closes the phase is not part of it).
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
-    off, for checking them (the answers must not change, only the work).
+    off, for checking them (the answers must not change, only the work). ``abilities`` and
+    ``switches`` are a ruleset's (expansions, variants); the base game's by default.
 
     :raises OddsError: when more than ``limit`` positions would be enumerated.
     """
     from deathangel.engine.game import card_table
 
-    table = card_table(db)
+    table = card_table(db, switches)
     root = state.copy()
     root.phase = "genestealer_attack"
     search = _Search(table, _abilities(db, abilities), PHASE_ORDER, limit, where, memo)
@@ -608,6 +611,7 @@ def attack_odds(
     *,
     card: str | None = None,
     abilities: Abilities[Any] | None = None,
+    switches: Switches | None = None,
     limit: int = DEFAULT_LIMIT,
     where: str = "odds",
     memo: bool = True,
@@ -626,7 +630,7 @@ def attack_odds(
     from deathangel.engine.game import card_table
     from deathangel.scenario.build import parse_swarm_ref
 
-    table = card_table(db)
+    table = card_table(db, switches)
     rows = [p.marine.name for p in state.formation]
     if marine not in rows:
         raise OddsError(

@@ -25,7 +25,6 @@ from typing import Any, Final, TypeVar
 from attrs import frozen
 
 from deathangel.cards.catalogue import (
-    ACTION_TIMINGS,
     ENEMY_TIMINGS,
     TIMING_KINDS,
     EffectCatalogue,
@@ -576,7 +575,9 @@ def _named_effects(merged: _Merged) -> Iterator[_NamedEffect]:
                 inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
                 # A window belongs to one base action: an Attack card's effect cannot work
                 # after a support token is placed (it would never run).
-                allowed = frozenset(t for t in ACTION_TIMINGS if a.kind in TIMING_KINDS[t])
+                allowed: frozenset[Timing] = frozenset(
+                    t for t, kinds in TIMING_KINDS.items() if a.kind in kinds
+                )
                 where = f"{_KIND_NOUN[a.kind]} card"
                 yield a.effect, allowed, where, inner, ("effect",)
     for card, origin in merged.terrain:

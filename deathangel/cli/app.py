@@ -10,6 +10,7 @@ from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
 from deathangel.cli.odds import odds_cli
 from deathangel.cli.play import play_cli
+from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
 from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
@@ -25,6 +26,7 @@ app = typer.Typer(
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
+app.add_typer(plugins_app, name="plugins")
 app.command("odds")(odds_cli)
 app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)

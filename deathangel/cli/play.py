@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.errors import DeathAngelError
 
 
@@ -90,6 +91,8 @@ def play_cli(
         int | None,
         typer.Option("--handicap", help="Support tokens each marine starts with (house rule)."),
     ] = None,
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
     """Play Space Hulk: Death Angel at this terminal.
 
@@ -107,6 +110,11 @@ def play_cli(
 
     console = Console(highlight=False, emoji=False)
     answers = answers_for(console, input_file, sys.stdin)
+    if resume is not None and (with_ or variant):
+        # A save names its own plugins and variants; resuming rebuilds exactly those.
+        raise DeathAngelError(
+            "--with and --variant cannot change a resumed game (it keeps its own)"
+        )
     result = play(
         console=console,
         answers=answers,
@@ -117,6 +125,7 @@ def play_cli(
         handicap=handicap,
         save=save,
         resume=resume,
+        ruleset=ruleset_of(with_, variant),
     )
     if result.message is not None:
         typer.echo(f"error: {result.message}", err=True)

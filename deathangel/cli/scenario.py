@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption, scenario_ruleset
+
 scenario_app = typer.Typer(
     name="scenario",
     help="Check scenario files: mid-game situations written by hand.",
@@ -16,14 +18,24 @@ scenario_app = typer.Typer(
 @scenario_app.command("check")
 def check_cli(
     path: Annotated[str, typer.Argument(help="A scenario file (TOML).")],
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
-    """Load a scenario, build its state, and show it; a broken file exits with its error."""
-    from deathangel.engine.game import card_table, default_database
-    from deathangel.scenario import describe_state, load_scenario, scenario_state
+    """Load a scenario, build its state, and show it; a broken file exits with its error.
 
-    db = default_database()
+    Its cards come from the base game and the plugins the file names (plugins = [...]) or
+    --with names.
+    """
+    from deathangel.engine.game import card_table
+    from deathangel.scenario import describe_state, load_scenario, scenario_state
+    from deathangel.scenario.file import read_scenario_file
+
+    rules = scenario_ruleset(read_scenario_file(path), with_, variant)
+    db = rules.db
     sc = load_scenario(path, db=db)
     state = scenario_state(sc, db)
     typer.echo(f"{path}: ok" + (f" — {sc.title}" if sc.title else ""))
-    for line in describe_state(state, card_table(db)):
+    if rules.plugins or rules.variants:
+        typer.echo(f"played with {rules.describe()}")
+    for line in describe_state(state, card_table(db, rules.switches)):
         typer.echo(line)

@@ -14,12 +14,46 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import deathangel.engine.decisions as d
-from deathangel.cards.model import Event, SpawnBox
+from deathangel.cards.model import CardDatabase, Event, SpawnBox
 from deathangel.engine.abilities import Abilities
 from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Flow, Option
 from deathangel.engine.formation import remove_row
 from deathangel.engine.randomness import Die, Roll, Streams
 from deathangel.engine.state import LEFT, RIGHT, SIDES, CardTable, GameState, MarineState, Position
+
+
+def check_start_tokens(db: CardDatabase, tokens: int, marines: int) -> None:
+    """Refuse starting tokens the supply cannot give every marine (``ValueError``)."""
+    if tokens < 0 or tokens * marines > db.support_tokens:
+        raise ValueError(
+            f"a handicap of {tokens} token(s) for {marines} marines "
+            f"exceeds the supply of {db.support_tokens}"
+        )
+
+
+def deal_marines(st: GameState, db: CardDatabase, streams: Streams, tokens: int) -> None:
+    """RULES §3 steps 4–6 for the state's seats: the chosen teams' marines shuffled and dealt
+    top to bottom, the top half facing left; each with ``tokens`` support tokens from the
+    supply (the handicap house rule).
+
+    :raises ValueError: for more starting tokens than the supply holds.
+    """
+    st.team_seat = {team: seat for seat, teams in enumerate(st.seats, start=1) for team in teams}
+    marines = [
+        MarineState(m.name, team, m.range, LEFT)
+        for teams in st.seats
+        for team in teams
+        for m in db.team(team).marines
+    ]
+    streams.shuffle("setup", marines)
+    half = len(marines) // 2
+    for i, marine in enumerate(marines):
+        marine.facing = LEFT if i < half else RIGHT
+    st.formation = [Position(m) for m in marines]
+    check_start_tokens(db, tokens, len(marines))
+    for marine in marines:
+        marine.tokens = tokens
+    st.supply = db.support_tokens - tokens * len(marines)
 
 
 class GameOver(Exception):

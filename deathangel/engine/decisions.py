@@ -33,6 +33,7 @@ TARGET_PILE = "target_pile"
 TARGET_TEAM = "target_team"
 TARGET_TERRAIN = "target_terrain"
 CHOOSE = "choose"
+CHOOSE_TEAM = "choose_team"
 
 KIND_HELP: dict[str, str] = {
     CHOOSE_ACTION: "Choose this team's action card for the round (face down).",
@@ -52,6 +53,7 @@ KIND_HELP: dict[str, str] = {
     TARGET_TEAM: "Choose a combat team.",
     TARGET_TERRAIN: "Choose a terrain card, or a place for one.",
     CHOOSE: "Choose how to use an ability (or not to).",
+    CHOOSE_TEAM: "Choose a combat team to play this game (teams are chosen, not dealt).",
 }
 
 

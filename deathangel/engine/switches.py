@@ -42,7 +42,7 @@ class Switches:
     defence_margin: int = field(default=0, validator=_whole(-5, 5))
     """A swarm's attack slays the marine when the roll's value is at most the swarm's size
     plus this (RULES §7: 0). Easier defence is -1 (a roll equal to the size survives)."""
-    start_tokens: int = field(default=0, validator=_whole(0, 12))
+    start_tokens: int = field(default=0, validator=_whole(0, 99))
     """Support tokens each marine starts with, from the supply (RULES §3, optional handicap);
     added to a game's own ``handicap``."""
     final_location: str | None = field(default=None, validator=_name)

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 import pytest
+from plugin_kit import Declared
 
 from deathangel.analysis.simulate import (
     Z95,
@@ -59,13 +60,13 @@ class Cheater:
         return Option("teleport", ("everyone",))
 
 
-class CheaterPlugin:
+class CheaterPlugin(Declared):
     @hookimpl
     def deathangel_strategies(self) -> dict[str, Callable[..., Any]]:
         return {"cheater": Cheater}
 
 
-class ClashingPlugin:
+class ClashingPlugin(Declared):
     @hookimpl
     def deathangel_strategies(self) -> dict[str, Callable[..., Any]]:
         return {"random": Cheater}
@@ -187,7 +188,7 @@ def test_unknown_strategy_lists_the_known_ones() -> None:
 
 
 def test_strategies_come_from_the_plugin_hook() -> None:
-    pm = plugin_manager(entry_points=False, extra=[CheaterPlugin()])
+    pm = plugin_manager(extra=[CheaterPlugin()])
     assert set(strategy_factories(pm)) == {"random", "cheater"}
     assert strategy_factory("random", pm) is RandomPlayer
     with pytest.raises(IllegalChoiceError, match="strategy 'cheater'"):
@@ -195,7 +196,7 @@ def test_strategies_come_from_the_plugin_hook() -> None:
 
 
 def test_two_plugins_may_not_offer_the_same_strategy_name() -> None:
-    pm = plugin_manager(entry_points=False, extra=[ClashingPlugin()])
+    pm = plugin_manager(extra=[ClashingPlugin()])
     with pytest.raises(PluginError, match="'random'"):
         strategy_factories(pm)
 
