@@ -201,6 +201,9 @@ class Observation:
             "moved": sorted(labels[c] for c in st.moved),
             "outcome": st.outcome,
         }
+        if st.wounds:
+            # Hits taken by enemy cards in the formation: public, like the cards themselves.
+            data["wounds"] = {labels[c]: n for c, n in sorted(st.wounds.items())}
         return data
 
     def fingerprint(self) -> dict[str, Any]:
