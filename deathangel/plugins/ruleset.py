@@ -189,8 +189,12 @@ def _build(pm: PluginManager, pairs: Sequence[tuple[str, str]]) -> Ruleset:
 
 
 def _plugins_text(pm: PluginManager) -> str:
+    """Who to blame for a problem between cards: the one plugin, or every plugin named (the
+    file in the message says which)."""
     names = [pm.label(name) for name, _ in pm.plugins() if name != BASE]
-    return "with plugin " + ", ".join(names) if names else "base game"
+    if len(names) == 1:
+        return f"plugin {names[0]}"
+    return "with plugins " + ", ".join(names) if names else "base game"
 
 
 def _check_final_location(db: CardDatabase, chosen: ChosenVariants) -> None:
