@@ -122,7 +122,7 @@ def test_games_with_every_switch_keep_invariants() -> None:
 
 QUICK_INSTINCTS = """
 players = 2
-seats = [["red"], ["green"]]
+seats = [["red", "blue"], ["green", "yellow"]]
 seed = 5
 round = 3
 phase = "event"
@@ -137,6 +137,14 @@ facing = "left"
 marine = "Brother Noctis"
 facing = "left"
 left = ["claw", "claw", "claw"]
+
+[[formation]]
+marine = "Brother Deino"
+facing = "right"
+
+[[formation]]
+marine = "Brother Claudio"
+facing = "right"
 """
 
 
