@@ -61,3 +61,45 @@ def fake_site(
     lines = ["[deathangel]", *(f"{name} = {target}" for name, target in entry_points.items())]
     (info / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED: dict[str, tuple[str, str]] = {
+    "variants": ("deathangel-variants", "deathangel_variants"),
+    "broodwake": ("deathangel-broodwake", "deathangel_broodwake"),
+}
+"""The plugins that ship under ``plugins/``: name -> (folder, module)."""
+
+EVERY_VARIANT = (
+    "defence=easier",
+    "starting_support=1",
+    "final_location=Genestealer Lair",
+    "remove=Dark Catacombs,Flanking Manoeuvre",
+    "choose_teams",
+    "no_instinct",
+)
+"""Every variant of deathangel-variants at once, for tests that play whole games."""
+
+
+def shipped_module(name: str) -> types.ModuleType:
+    """A shipped plugin's module, imported from its folder (installed or not): the main
+    suite must not depend on what is installed."""
+    import importlib
+    import sys
+
+    folder, module = SHIPPED[name]
+    path = str(ROOT / "plugins" / folder)
+    sys.path.insert(0, path)
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(path)
+
+
+def shipped_ruleset(name: str) -> Any:
+    """The ruleset of a shipped plugin: the base game with it, and for the variants plugin
+    every variant it offers."""
+    from deathangel.plugins.ruleset import load_ruleset
+
+    variants = EVERY_VARIANT if name == "variants" else ()
+    return load_ruleset(extra=[shipped_module(name)], variants=variants)
