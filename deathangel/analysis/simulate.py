@@ -336,10 +336,8 @@ def simulate(
     if len(texts) != players:
         raise DeathAngelError(f"{players} player(s) need {players} strategies, not {len(texts)}")
     specs = [parse_spec(text) for text in texts]
-    if pm is None and ruleset is not None and ruleset.plugins:
-        from deathangel.plugins.manager import plugin_manager
-
-        pm = plugin_manager([name for name, _ in ruleset.plugins])
+    if pm is None and ruleset is not None:
+        pm = ruleset.plugin_manager  # the strategies of the plugins the games are played with
     found = strategies(pm)
     for spec in specs:
         spec.make(0, found=found)  # an unknown name or parameter fails before any game

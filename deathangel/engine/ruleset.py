@@ -39,6 +39,9 @@ class Ruleset:
     """The expansions besides the base game, with their versions."""
     variants: VariantChoices = ()
     """The rule variants chosen, as ``(name, value)``."""
+    plugin_manager: Any = field(default=None, eq=False, repr=False)
+    """The plugin manager that built it, if any: where the strategies its plugins offer are
+    found (typed loosely: the engine knows nothing of plugins)."""
 
     def describe(self) -> str:
         """``base game`` or ``base game + hive (1.0); variants defence=easier``: for people."""

@@ -185,6 +185,7 @@ def _build(pm: PluginManager, pairs: Sequence[tuple[str, str]]) -> Ruleset:
         switches=chosen.switches,
         plugins=tuple((name, pm.infos[name].version) for name, _ in pm.plugins() if name != BASE),
         variants=chosen.choices,
+        plugin_manager=pm,
     )
 
 

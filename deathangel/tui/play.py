@@ -51,7 +51,6 @@ from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
-from deathangel.plugins.manager import plugin_manager
 from deathangel.plugins.ruleset import ruleset_for
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
@@ -726,9 +725,9 @@ def play(
             f"(play this game again with --seed {seed})."
         )
         log_shown = 0
-    if pm is None and game.config.plugins:
+    if pm is None and game.ruleset is not None:
         # Strategies of the plugins the game is played with can sit at its seats.
-        pm = plugin_manager([name for name, _ in game.config.plugins])
+        pm = game.ruleset.plugin_manager
     bots = make_bots(game, controllers, pm=pm)
     if save_path is not None:
         try:

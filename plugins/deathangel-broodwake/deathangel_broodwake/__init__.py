@@ -21,7 +21,6 @@ from deathangel.cards.catalogue import EffectSpec
 from deathangel.cards.manifest import Manifest, read_manifest
 from deathangel.engine.decisions import REROLL, Decision, Option
 from deathangel.plugins import Changes, VariantSpec, hookimpl
-
 from deathangel_broodwake import effects
 
 __version__ = "1.0.0"
