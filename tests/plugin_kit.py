@@ -103,3 +103,61 @@ def shipped_ruleset(name: str) -> Any:
 
     variants = EVERY_VARIANT if name == "variants" else ()
     return load_ruleset(extra=[shipped_module(name)], variants=variants)
+
+
+def fresh_venv(folder: Path) -> Path:
+    """A new virtual environment that sees this environment's packages (deathangel itself,
+    its dependencies and build tools) and installs into its own: the python to run.
+
+    No pip inside it (this environment's pip installs into it with ``--python``) and no
+    network: a plugin is installed with :func:`pip_install`.
+    """
+    import subprocess
+    import sys
+    import sysconfig
+
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120
+    )
+    python = folder / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # A site directory of ours, after the venv's own: its .pth files (the editable install
+    # of deathangel) are processed, which PYTHONPATH would not do.
+    ours = sysconfig.get_paths()["purelib"]
+    (Path(site) / "deathangel-dev.pth").write_text(
+        f"import site; site.addsitedir({ours!r})\n", encoding="utf-8"
+    )
+    return python
+
+
+def pip_install(python: Path, *args: str) -> None:
+    """``pip install --no-deps --no-build-isolation ARGS`` into the venv of ``python``,
+    with this environment's pip and build backend, no network."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
