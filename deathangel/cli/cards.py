@@ -54,23 +54,39 @@ def _load(
     paths: Sequence[Path] = (),
 ) -> CardDatabase:
     """``dirs`` alone; else the base game with the plugins named in ``with_``, and the card
-    files at ``paths`` (directories or files) merged on top, checked against both."""
+    files at ``paths`` (directories or files) checked with them.
+
+    With ``paths`` and plugins named, ``paths`` stand in for the card files of the last
+    plugin named (the one being written: its installed files may be an older copy), with
+    its manifest's deck joins; its effects must all be implemented.
+    """
     from deathangel.cards.load import load_database, read_file, read_source
-    from deathangel.cards.manifest import CardSource
+    from deathangel.cards.manifest import CardSource, Join
+    from deathangel.engine.effects.dispatch import CardAbilities
     from deathangel.plugins.manager import plugin_manager
-    from deathangel.plugins.ruleset import card_sources, plugin_catalogue
+    from deathangel.plugins.ruleset import card_sources, plugin_catalogue, plugin_implementations
 
     pm = plugin_manager(list(with_))
     catalogue = plugin_catalogue(pm)
     if dirs:
         return load_database(list(dirs), catalogue=catalogue)
     sources = card_sources(pm)
-    for path in paths:
-        if path.is_dir():
-            sources.append(read_source(str(path), [path]))
-        else:
-            sources.append(CardSource(str(path), (read_file(path),)))
-    return load_database([], catalogue=catalogue, sources=sources)
+    if paths:
+        joins: dict[str, Join] = {}
+        if with_:
+            stand_in = sources.pop()
+            joins = dict(stand_in.joins)
+        for path in paths:
+            if path.is_dir():
+                sources.append(read_source(str(path), [path], joins))
+            else:
+                sources.append(CardSource(str(path), (read_file(path),), joins))
+    db = load_database([], catalogue=catalogue, sources=sources)
+    if with_:
+        # Every effect a card names must be implemented, with its timing's arguments.
+        implementations, owners = plugin_implementations(pm)
+        CardAbilities.with_implementations(db, catalogue, implementations, owners)
+    return db
 
 
 def list_cards(
@@ -100,7 +116,8 @@ def validate_cards(
 
     With ``paths`` (a plugin's card directories or files) those are checked on top of the
     base game and the plugins named in ``with_`` — their references may point into them,
-    their effects may be declared by them — and the counts are those of ``paths`` alone.
+    their effects may be declared by them; they stand in for the last named plugin's own
+    cards — and the counts are those of ``paths`` alone.
 
     :raises CardDataError: naming file, card and field of the first problem.
     """
@@ -187,8 +204,9 @@ def validate_cli(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="A plugin's card directories or files, checked on top of the base game "
-            "(and the plugins named with --with); their own cards are counted.",
+            help="A plugin's card directories or files, checked on top of the base game; with "
+            "--with NAME they stand in for NAME's installed cards, checked against its "
+            "effects. Their own cards are counted.",
             exists=True,
         ),
     ] = None,

@@ -161,6 +161,28 @@ def _build(pm: PluginManager, pairs: Sequence[tuple[str, str]]) -> Ruleset:
         # A card that does not fit with another plugin's, or a variant's removal.
         raise PluginError(f"{_plugins_text(pm)}: {exc}") from None
     _check_final_location(db, chosen)
+    implementations, owners = plugin_implementations(pm)
+    try:
+        abilities = CardAbilities.with_implementations(db, catalogue, implementations, owners)
+    except CardDataError as exc:
+        raise PluginError(f"{_plugins_text(pm)}: {exc}") from None
+    return Ruleset(
+        db=db,
+        abilities=abilities,
+        switches=chosen.switches,
+        plugins=tuple((name, pm.infos[name].version) for name, _ in pm.plugins() if name != BASE),
+        variants=chosen.choices,
+        plugin_manager=pm,
+    )
+
+
+def plugin_implementations(
+    pm: PluginManager,
+) -> tuple[dict[str, Callable[..., Any]], dict[str, str]]:
+    """Every effect implementation the manager's plugins give, and which plugin gives each.
+
+    :raises PluginError: when two plugins implement one effect.
+    """
     implementations: dict[str, Callable[..., Any]] = {}
     owners: dict[str, str] = {}
     for name, plugin in pm.plugins():
@@ -175,18 +197,7 @@ def _build(pm: PluginManager, pairs: Sequence[tuple[str, str]]) -> Ruleset:
                 )
             implementations[effect] = impl
             owners[effect] = name
-    try:
-        abilities = CardAbilities.with_implementations(db, catalogue, implementations, owners)
-    except CardDataError as exc:
-        raise PluginError(f"{_plugins_text(pm)}: {exc}") from None
-    return Ruleset(
-        db=db,
-        abilities=abilities,
-        switches=chosen.switches,
-        plugins=tuple((name, pm.infos[name].version) for name, _ in pm.plugins() if name != BASE),
-        variants=chosen.choices,
-        plugin_manager=pm,
-    )
+    return implementations, owners
 
 
 def _plugins_text(pm: PluginManager) -> str:
