@@ -1,5 +1,5 @@
 """The package map of docs/architecture.md, kept true: rooms import only downward, and no
-module of ``deathangel/`` imports another in a circle.
+module of ``deathangel/`` imports another in a circle. Test files import their helpers one way.
 
 Every ``import`` statement counts, including those under ``if TYPE_CHECKING:`` and those inside
 functions: a circle that only type checkers see is still two modules that cannot be
@@ -126,6 +126,28 @@ def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
     return bad
 
 
+TESTS = ROOT / "tests"
+
+
+def helper_import_problems(text: str, name: str) -> list[str]:
+    """Imports of the test helpers other than by name (``from support import ...``, found
+    through ``pythonpath = ["tests"]``): through a ``tests`` package or relative. Either would
+    load a helper a second time, as another module, under another name."""
+    problems = []
+    for node in ast.walk(ast.parse(text, name)):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                problems.append(f"{name}:{node.lineno}: relative import")
+            elif module == "tests" or module.startswith("tests."):
+                problems.append(f"{name}:{node.lineno}: from {module} import ...")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tests" or alias.name.startswith("tests."):
+                    problems.append(f"{name}:{node.lineno}: import {alias.name}")
+    return problems
+
+
 # -- the checks ---------------------------------------------------------------------------------
 
 
@@ -140,6 +162,14 @@ def test_rooms_import_only_downward() -> None:
 
 def test_every_module_lives_in_a_known_room() -> None:
     assert {room_of(m) for m in modules()} <= set(ALLOWED)
+
+
+def test_test_files_import_their_helpers_by_name() -> None:
+    problems = []
+    for path in sorted(TESTS.rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        problems += helper_import_problems(path.read_text(encoding="utf-8"), name)
+    assert problems == []
 
 
 def test_the_document_draws_this_table() -> None:
@@ -179,3 +209,20 @@ def test_a_forbidden_import_is_reported(module: str, target: str) -> None:
     assert forbidden_imports(graph) == [
         f"{module} ({room_of(module)}) imports {target} ({room_of(target)})"
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (
+            "from tests.invariants import check_invariants",
+            "t.py:2: from tests.invariants import ...",
+        ),
+        ("import tests.support", "t.py:2: import tests.support"),
+        ("from .support import build_state", "t.py:2: relative import"),
+    ],
+)
+def test_a_helper_imported_another_way_is_reported(line: str, problem: str) -> None:
+    text = f"from support import table\n{line}\n"
+    assert helper_import_problems(text, "t.py") == [problem]
+    assert helper_import_problems("from invariants import check_invariants\n", "t.py") == []

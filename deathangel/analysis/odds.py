@@ -580,8 +580,9 @@ def phase_odds(
     only: the travel check that closes the phase is not part of it).
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
-    off, for checking them (the answers must not change, only the work). ``abilities`` and
-    ``switches`` are a ruleset's (expansions, variants); the base game's by default.
+    off: a checking aid (tests/analysis/test_odds_memo.py compares both), since the answers
+    must not change, only the work, which grows exponentially. ``abilities`` and ``switches``
+    are a ruleset's (expansions, variants); the base game's by default.
 
     :raises OddsError: when more than ``limit`` positions would be enumerated.
     """
@@ -621,7 +622,8 @@ def attack_odds(
     ``card`` defaults to the Attack card his team revealed this round (``state.revealed``);
     without one it is a normal attack. When the card gives him several attacks (Full Auto),
     he makes them all at this swarm, each while it still has genestealers; Psionic Attack's
-    extra attacks may go to any legal swarm and are counted too.
+    extra attacks may go to any legal swarm and are counted too. ``memo=False`` turns the
+    memos off, a checking aid as for :func:`phase_odds`.
 
     :raises OddsError: for an unknown marine or a swarm he may not attack now (facing, range,
         an empty or Power-Field swarm), or when more than ``limit`` positions would be

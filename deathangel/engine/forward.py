@@ -145,11 +145,7 @@ def deal_hidden(
                 # A variant named the final location before the game: everyone knows it.
                 chosen.append(table.location_by_name[final])
                 continue
-            candidates = [
-                i
-                for i, loc in enumerate(table.locations)
-                if loc.deck == deck and i != state.location
-            ]
+            candidates = [i for i in table.locations_in_deck[deck] if i != state.location]
             chosen.append(candidates[int(rng.random() * len(candidates))])
         state.location_deck = chosen[::-1]  # top card last
     else:

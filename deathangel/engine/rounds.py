@@ -107,8 +107,8 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         recipe = st.setup_location.location_deck
         final = self.table.switches.final_location
         chosen = []
-        for i, deck in enumerate(recipe):
-            if final is not None and i == len(recipe) - 1:
+        for k, deck in enumerate(recipe):
+            if final is not None and k == len(recipe) - 1:
                 chosen.append(self.table.location_by_name[final])
                 continue
             candidates = [i for i, loc in enumerate(self.table.locations) if loc.deck == deck]

@@ -104,6 +104,13 @@ class CardTable:
         self.events: tuple[Event, ...] = tuple(e for e in db.events for _ in range(e.copies))
         self.locations: tuple[Location, ...] = db.locations
         self.location_by_name = {loc.name: i for i, loc in enumerate(db.locations)}
+        decks: dict[str, list[LocationId]] = {}
+        for i, loc in enumerate(db.locations):
+            decks.setdefault(loc.deck, []).append(i)
+        self.locations_in_deck: dict[str, tuple[LocationId, ...]] = {
+            deck: tuple(ids) for deck, ids in decks.items()
+        }
+        """Location ids of each location deck (``"1A"``, ``"2"``...)."""
         self.terrain = {t.name: t for t in db.terrain}
         self.marines = {m.name: (team.color, m) for team in db.teams for m in team.marines}
         self.actions = {a.name: (team.color, a) for team in db.teams for a in team.actions}
@@ -137,6 +144,10 @@ class CardTable:
         return sum(weight[c] for c in cards)
 
 
+_new_marine = object.__new__
+_new_position = object.__new__
+
+
 class MarineState:
     """A marine in the formation."""
 
@@ -150,7 +161,15 @@ class MarineState:
         self.tokens = tokens
 
     def copy(self) -> MarineState:
-        return MarineState(self.name, self.team, self.range, self.facing, self.tokens)
+        # Slots set directly, not through __init__: copies are the forward model's hot path
+        # (measured about a third faster than calling the constructor).
+        new = _new_marine(MarineState)
+        new.name = self.name
+        new.team = self.team
+        new.range = self.range
+        new.facing = self.facing
+        new.tokens = self.tokens
+        return new
 
     def __repr__(self) -> str:
         return f"MarineState({self.name!r}, facing={SIDES[self.facing]}, tokens={self.tokens})"
@@ -208,11 +227,17 @@ class Position:
         }
 
     def copy(self) -> Position:
-        return Position(
-            self.marine.copy(),
-            [self.swarms[0][:], self.swarms[1][:]],
-            [[t.copy() for t in self.terrain[0]], [t.copy() for t in self.terrain[1]]],
-        )
+        new = _new_position(Position)
+        new.marine = self.marine.copy()
+        left, right = self.swarms
+        new.swarms = [left[:], right[:]]
+        tl, tr = self.terrain
+        # Most rows hold no terrain: skip the comprehensions' cost for them.
+        new.terrain = [
+            [TerrainState(t.name, t.tokens) for t in tl] if tl else [],
+            [TerrainState(t.name, t.tokens) for t in tr] if tr else [],
+        ]
+        return new
 
     def __repr__(self) -> str:
         return f"Position({self.marine!r}, swarms={self.swarms}, terrain={self.terrain})"

@@ -504,6 +504,14 @@ BROKEN = {
         "terrain[0].terrain",
         "no terrain card named 'Ventilation Dukt' (did you mean 'Ventilation Duct'?)",
     ),
+    "bad terrain reference in a setup location": (
+        "setup_locations.toml",
+        '{ side = "right", terrain = "Corridor", position = 3, count_from = "bottom" }',
+        '{ side = "right", terrain = "Airlock", position = 3, count_from = "bottom" }',
+        "setup location 'Void Lock - 5 players'",
+        "terrain[3].terrain",
+        "no terrain card named 'Airlock'",
+    ),
     "unknown deck": (
         "setup_locations.toml",
         '"1C"',
@@ -544,6 +552,22 @@ BROKEN = {
         "effect.marine",
         "no marine named 'Brother Lion' (did you mean 'Brother Leon'",
     ),
+    "unknown deck at the bottom": (
+        "setup_locations.toml",
+        'location_deck = ["2", "3", "4"]',
+        'location_deck = ["2", "3", "5"]',
+        "setup location 'Void Lock - 1 player'",
+        "location_deck[2]",
+        "no location belongs to deck '5'",
+    ),
+    "unknown marine param of a defence card": (
+        "teams.toml",
+        'marine = "Sergeant Lorenzo"',
+        'marine = "Brother Lorenzo"',
+        "action 'Counter Attack' (team 'blue')",
+        "effect.marine",
+        "no marine named 'Brother Lorenzo'",
+    ),
     "unknown terrain param": (
         "locations.toml",
         'terrain = "Artefact" }',
@@ -551,6 +575,14 @@ BROKEN = {
         "location 'Wrath of Baal Chapel'",
         "effect.terrain",
         "no terrain named 'Relic'",
+    ),
+    "unknown terrain param of an on-entering ability": (
+        "locations.toml",
+        'effect = { name = "spawn_at_terrain", terrain = "Corridor", count = 2 }',
+        'effect = { name = "spawn_at_terrain", terrain = "Catwalk", count = 2 }',
+        "location 'Main Corridor'",
+        "effect.terrain",
+        "no terrain named 'Catwalk'",
     ),
     "bad side param": (
         "locations.toml",

@@ -6,9 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
+import pexpect
 
 PROMPT = r"\? for help\]> "
 

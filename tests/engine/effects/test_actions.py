@@ -706,6 +706,64 @@ def test_power_field_merged_genestealers_stay_protected_when_the_first_leave() -
     assert_twelve(st)
 
 
+def test_power_field_covers_a_brood_lord_that_joined_it_after_sanctuary_takes_the_rest() -> None:
+    """FAQ (RULES §13, §14.17): the whole merged swarm is protected that round, here a Brood
+    Lord that joined in the Genestealer Attack phase, in a 2-player game, through a shift that
+    moves the top segment down (§9).
+
+    Valencio (position 2) falls to the three tongues on his left (a 1 <= 3), which attack
+    before his right swarm (§7). Above the gap: 1 marine, below: 2, so Leon's row moves down:
+    his protected claw-1 (right) meets Valencio's Brood Lord A, which has not attacked; the
+    merged swarm is protected and does not attack. In the Event phase Temporary Sanctuary
+    sends claw-1 (not the Brood Lord, §1) into the smaller right pile: the Brood Lord, alone
+    now, is still protected, so Calistarius (range 2, facing right) may not attack it."""
+    rows = [
+        ("Brother Leon", "L"),
+        ("Brother Valencio", "R"),
+        ("Lexicanium Calistarius", "R"),
+        ("Brother Scipio", "L"),
+    ]
+    st = build_state(
+        rows,
+        swarms={
+            (1, "right"): ["claw-1"],
+            (2, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+            (2, "right"): ["Brood Lord A"],
+        },
+        blips=(["head-2", "head-3"], ["tail-5"]),
+        players=2,
+        seats=[["red"], ["grey"]],
+    )
+    reveal(st, "Power Field", resolved=True)
+    st.protected = {table().gs_by_label["claw-1"]}
+    st.current_seat = 2
+    engine = engine_for(st, dice=[1])
+    assert drive(engine.genestealer_attack()) == []
+    assert st.slain == ["Brother Valencio"]
+    assert marines(st) == ["Brother Leon", "Lexicanium Calistarius", "Brother Scipio"]
+    assert all_swarms(st) == {
+        (1, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+        (1, "right"): ["Brood Lord A", "claw-1"],
+    }
+    assert labels(st.protected) == ["Brood Lord A", "claw-1"]
+    assert engine.die.remaining == []  # the merged swarm never rolled
+    # Temporary Sanctuary on top of the Event deck (its boxes find no terrain; its claw move
+    # finds no claw left in the formation).
+    sanctuary = next(i for i, e in enumerate(table().events) if e.name == "Temporary Sanctuary")
+    st.event_deck.remove(sanctuary)
+    st.event_deck.append(sanctuary)
+    seen = drive(engine.event_phase(), [target(1, "right")])
+    assert [(d.seat, d.kind) for d in seen] == [(2, "target_swarm")]
+    assert all_swarms(st) == {
+        (1, "left"): ["tongue-1", "tongue-2", "tongue-3"],
+        (1, "right"): ["Brood Lord A"],
+    }
+    assert labels(st.blips[RIGHT]) == ["claw-1", "tail-5"]
+    assert labels(st.protected) == ["Brood Lord A"]
+    assert engine.attack_targets(1) == []
+    assert_twelve(st)
+
+
 # -- Onward, Brothers! (red move + activate, 7) -----------------------------------------------
 
 

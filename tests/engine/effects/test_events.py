@@ -10,6 +10,7 @@ that achieve the most the card allows (§8), and no question when no choice matt
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.effects.dispatch import CardAbilities
 from deathangel.engine.effects.events import EVENT_EFFECTS
 from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
+from deathangel.engine.observation import observe, public_view
 from deathangel.engine.randomness import Roll
 from deathangel.engine.rounds import Engine
 from deathangel.engine.state import LEFT, RIGHT, GameState
@@ -376,6 +378,38 @@ def test_theyre_everywhere_top_to_bottom_each_from_the_pile_he_faces_then_the_mo
     }
     assert pile(st, LEFT) == []
     assert pile(st, RIGHT) == ["tail-2"]
+
+
+def test_theyre_everywhere_a_short_right_pile_serves_the_upper_marines_first() -> None:
+    """Two players (minor spawn 1, RULES §3). Three unengaged marines face right and the right
+    pile holds two cards: top to bottom (§14.10), Gideon takes tongue-1, Claudio tail-1, and
+    Goriel nothing; he never draws from the left pile. Noctis is engaged from behind: nothing.
+    Then the boxes: minor orange, the Dark Corner (left of Goriel) takes claw-1 from the left
+    pile; minor red, the Ventilation Duct (right of Noctis) finds the right pile empty. Then
+    the flank move (tail): tail-1, in front of Claudio, flanks behind him."""
+    st = build_state(
+        [
+            ("Sergeant Gideon", "R"),
+            ("Brother Noctis", "L"),
+            ("Brother Claudio", "R"),
+            ("Brother Goriel", "R"),
+        ],
+        swarms={(2, "right"): ["claw-9"]},
+        terrain={(4, "left"): ["Dark Corner"], (2, "right"): ["Ventilation Duct"]},
+        blips=(["claw-1", "claw-2"], ["tongue-1", "tail-1"]),
+        players=2,
+        seats=[["green"], ["yellow"]],
+    )
+    _, seen = event_phase(st, "They're Everywhere!")
+    assert seen == []
+    assert all_swarms(st) == {
+        (1, "right"): ["tongue-1"],
+        (2, "right"): ["claw-9"],
+        (3, "left"): ["tail-1"],
+        (4, "left"): ["claw-1"],
+    }
+    assert pile(st, LEFT) == ["claw-2"]
+    assert pile(st, RIGHT) == []
 
 
 def test_theyre_everywhere_a_spawn_never_engages_another_marine() -> None:
@@ -807,6 +841,79 @@ def test_quick_instincts_with_no_target_asks_and_rolls_nothing() -> None:
     )
     _, seen = effect("quick_attack", st, dice=[])
     assert seen == []
+
+
+# -- Instinct secrecy (§8 step 1, ruling 21) ----------------------------------------------------
+
+
+def quick_instincts_for_three(dice: Sequence[int]) -> tuple[GameState, Engine]:
+    """Three players, seat 2 current: Quick Instincts on top of the Event deck. Leon (seat 1,
+    one token) and Calistarius (seat 3, range 2) both face a swarm on the left."""
+    st = build_state(
+        [("Brother Leon", "L", 1), ("Brother Claudio", "R"), ("Lexicanium Calistarius", "L")],
+        swarms={(1, "left"): ["claw-1"], (3, "left"): ["tail-1"]},
+        players=3,
+        seats=[["red"], ["yellow"], ["grey"]],
+    )
+    st.current_seat = 2
+    eid = event_id("Quick Instincts")
+    st.event_deck.remove(eid)
+    st.event_deck.append(eid)
+    return st, make_engine(st, dice, abilities=abilities())
+
+
+def event_seen(state: GameState, decision: Decision | None) -> dict[int | None, str | None]:
+    """The Event card each seat's observation shows (``None``: the spectator view)."""
+    seen: dict[int | None, str | None] = {
+        seat: observe(state, T, seat, decision).event for seat in (1, 2, 3)
+    }
+    for seat in (1, 2, 3):
+        assert observe(state, T, seat, decision).to_dict()["event"] == seen[seat]
+    seen[None] = public_view(state, T)["event"]
+    return seen
+
+
+def test_an_instinct_event_is_the_current_players_alone_until_he_chooses() -> None:
+    """With several players the current player chooses before showing the card (§8): while
+    seat 2 chooses who attacks, seats 1 and 3 and the spectator see no card; seat 2 does."""
+    st, engine = quick_instincts_for_three([4])
+    flow = engine.event_phase()
+    choice = next(flow)
+    assert (choice.seat, choice.kind) == (2, "attack")
+    # Leon (range 3) and Calistarius (range 2) reach both left swarms; Claudio faces right.
+    assert set(choice.options) == {
+        Option("attack", ("Brother Leon", "left", 1)),
+        Option("attack", ("Brother Leon", "left", 3)),
+        Option("attack", ("Lexicanium Calistarius", "left", 1)),
+        Option("attack", ("Lexicanium Calistarius", "left", 3)),
+    }
+    assert event_seen(st, choice) == {1: None, 2: "Quick Instincts", 3: None, None: None}
+    assert "Quick Instincts" not in json.dumps(observe(st, T, 1, choice).to_dict())
+    assert "Quick Instincts" not in json.dumps(observe(st, T, 3, choice).to_dict())
+    # Calistarius attacks tail-1 and misses (4), no token to reroll: the phase ends, and the
+    # card lies face up on the discard pile for everyone.
+    with pytest.raises(StopIteration):
+        flow.send(Option("attack", ("Lexicanium Calistarius", "left", 3)))
+    assert st.event is None
+    for seat in (1, 2, 3):
+        assert observe(st, T, seat, None).to_dict()["event_discard"] == ["Quick Instincts"]
+
+
+def test_an_instinct_event_is_public_once_chosen_even_to_the_seat_it_asks_next() -> None:
+    """Ruling 21: seat 2 picks Leon; Leon's controller (seat 1) then decides on a reroll of
+    the 4 the attack rolled, and sees the card that caused it, as everyone does. He rerolls
+    his one token: a 1, a skull, slays claw-1."""
+    st, engine = quick_instincts_for_three([4, 1])
+    flow = engine.event_phase()
+    choice = next(flow)
+    assert event_seen(st, choice) == {1: None, 2: "Quick Instincts", 3: None, None: None}
+    reroll = flow.send(Option("attack", ("Brother Leon", "left", 1)))
+    assert (reroll.seat, reroll.kind) == (1, "reroll")
+    assert event_seen(st, reroll) == {seat: "Quick Instincts" for seat in (1, 2, 3, None)}
+    with pytest.raises(StopIteration):
+        flow.send(Option("reroll"))
+    assert all_swarms(st) == {(3, "left"): ["tail-1"]}
+    assert tokens(st) == [0, 0, 0]
 
 
 # -- Secret Route --------------------------------------------------------------------------

@@ -542,6 +542,61 @@ def test_core_cogitator_limits_the_chosen_terrain_for_this_rounds_event_phase() 
     assert st.effects == []
 
 
+def test_core_cogitator_caps_a_minor_box_in_a_three_player_event_phase() -> None:
+    """Three players: spawns are 5 (major) / 3 (minor) (RULES §3). Core Cogitator placed its
+    four terrain cards on six rows: Corridor left 1, Ventilation Duct left 4, Dark Corner
+    right 3rd from the bottom (4), Control Panel right at the bottom (6). Zael, facing the
+    Control Panel, activates it and his player (seat 3) limits the Ventilation Duct to 1.
+
+    Evasion's boxes, a whole Event phase: minor yellow (the Control Panel takes 3 from the
+    right pile), then minor red (the Duct would take 3 from the left pile; the limit lets 1
+    come). Its flank move (head) finds no head."""
+    rows = [
+        ("Sergeant Gideon", "L"),
+        ("Brother Claudio", "R"),
+        ("Brother Leon", "L"),
+        ("Sergeant Lorenzo", "R"),
+        ("Lexicanium Calistarius", "L"),
+        ("Brother Zael", "R"),
+    ]
+    st = build_state(
+        rows,
+        terrain={
+            (1, "left"): ["Corridor"],
+            (4, "left"): ["Ventilation Duct"],
+            (4, "right"): ["Dark Corner"],
+            (6, "right"): ["Control Panel"],
+        },
+        blips=(
+            ["claw-1", "claw-2", "claw-3", "claw-4"],
+            ["tongue-1", "tongue-2", "tongue-3", "tongue-4"],
+        ),
+        players=3,
+        seats=[["green", "yellow"], ["red", "blue"], ["grey", "purple"]],
+        location="Core Cogitator",
+    )
+    engine = engine_for(st)
+    duct = Option("terrain", ("Ventilation Duct", 4, "left"))
+    seen = drive(panel(engine, "Brother Zael"), [duct])
+    assert [(d.seat, d.kind) for d in seen] == [(3, "target_terrain")]
+    assert set(seen[0].options) == {
+        Option("terrain", ("Corridor", 1, "left")),
+        duct,
+        Option("terrain", ("Dark Corner", 4, "right")),
+        Option("terrain", ("Control Panel", 6, "right")),
+    }
+    evasion = next(i for i, e in enumerate(T.events) if e.name == "Evasion")
+    st.event_deck.remove(evasion)
+    st.event_deck.append(evasion)
+    assert drive(engine.event_phase()) == []
+    assert swarm_labels(st, 6, "right") == ["tongue-1", "tongue-2", "tongue-3"]
+    assert swarm_labels(st, 4, "left") == ["claw-1"]
+    assert pile(st, LEFT) == ["claw-2", "claw-3", "claw-4"]
+    assert pile(st, RIGHT) == ["tongue-4"]
+    assert [len(s) for p in st.formation for s in p.swarms] == [0, 0] * 3 + [1, 0, 0, 0, 0, 3]
+    assert st.effects == [SpawnLimit("Ventilation Duct", 0)]
+
+
 def test_teleportarium_each_marine_pays_or_rolls_then_both_piles_are_discarded() -> None:
     rows = [("Sergeant Gideon", "L", 1), ("Brother Claudio", "R"), ("Brother Leon", "L", 2)]
     st = build_state(
