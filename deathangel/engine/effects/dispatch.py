@@ -17,7 +17,7 @@ import deathangel.engine.decisions as d
 from deathangel.cards.catalogue import ACTION_TIMINGS, ActionTiming, EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
-from deathangel.engine.decisions import DONE, Decision, Option
+from deathangel.engine.decisions import DONE, Decision, Option, no_questions
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
 from deathangel.engine.lasting import (
@@ -266,12 +266,6 @@ class CardAbilities(Abilities["Engine"]):
             return None
         return effect.params
 
-    def _step(self, engine: Engine, team: str, card: str, timing: ActionTiming) -> Flow:
-        """The card's own step, if its effect works in this window."""
-        step = self.card_steps.get(card)
-        if step is not None and step[0] == timing:
-            yield from step[1](engine, team, card, step[2])
-
     # -- Choose Actions -------------------------------------------------------------------------
 
     def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
@@ -287,13 +281,25 @@ class CardAbilities(Abilities["Engine"]):
     # -- Resolve Actions ------------------------------------------------------------------------
 
     def after_support(self, engine: Engine, team: str, card: str) -> Flow:
-        return self._step(engine, team, card, "support_after")
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "support_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
 
     def before_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
         """Enter Formation: before each Move + Activate card, one token on any marine; then
         the card's own step before moving, if it has one."""
+        step = self.card_steps.get(card)
+        if step is None or step[0] != "move_activate_before":
+            return self._enter_formation(engine, team, card)
+        return self._enter_formation_then(engine, team, card, step)
+
+    def _enter_formation_then(
+        self, engine: Engine, team: str, card: str, step: ActionStep
+    ) -> Flow:
         yield from self._enter_formation(engine, team, card)
-        yield from self._step(engine, team, card, "move_activate_before")
+        yield from step[1](engine, team, card, step[2])
 
     def _enter_formation(self, engine: Engine, team: str, card: str) -> Flow:
         st = engine.state
@@ -363,7 +369,11 @@ class CardAbilities(Abilities["Engine"]):
             locations.add_door_token(engine, terrain)
 
     def after_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
-        return self._step(engine, team, card, "move_activate_after")
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "move_activate_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
 
     # -- attacks --------------------------------------------------------------------------------
 
@@ -445,7 +455,11 @@ class CardAbilities(Abilities["Engine"]):
         return params is not None and params["marine"] == marine and roll.skull
 
     def after_attack(self, engine: Engine, team: str, card: str) -> Flow:
-        return self._step(engine, team, card, "attack_after")
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "attack_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
 
     def genestealer_slain(self, engine: Engine, card: int, by: str | None) -> Flow:
         """An enemy type's own rule, then Lead by Example: a slay by the team's marine may
@@ -551,7 +565,8 @@ class CardAbilities(Abilities["Engine"]):
             return
         for team, card, _ in list(self._resolved_cards(engine)):
             if card in cards and team not in engine.state.eliminated:
-                yield from self._step(engine, team, card, "end_of_event")
+                _, impl, params = self.card_steps[card]
+                yield from impl(engine, team, card, params)
 
     # -- travel and victory ---------------------------------------------------------------------
 
