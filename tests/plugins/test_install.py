@@ -187,3 +187,52 @@ def test_a_broken_plugin_is_one_line_and_play_still_starts(python: Path, tmp_pat
     started = deathangel(python, "play", "--seat", "1=bot:random", "--seed", "4", cwd=tmp_path)
     assert started.returncode == 0, started.stderr
     assert "Game over:" in started.stdout
+
+
+BURROWER_SCENARIO = """\
+title = "A Tunnel Burrower in front"
+plugins = ["broodwake"]
+players = 1
+seed = 2
+phase = "genestealer_attack"
+
+[[formation]]
+marine = "Brother Aurelian"
+facing = "left"
+left = ["Tunnel Burrower"]
+
+[[formation]]
+marine = "Sergeant Cassius"
+facing = "right"
+"""
+
+
+def test_scenario_check_and_odds_with_a_plugins_cards(python: Path, tmp_path: Path) -> None:
+    """A scenario file names its plugin; a Burrower alone attacks as a swarm of two (its
+    weight), so Aurelian survives only a 3, 4 or 5 (RULES §7): 1/2. With the easier defence
+    variant a 2 survives too: 2/3."""
+    path = tmp_path / "burrower.toml"
+    path.write_text(BURROWER_SCENARIO, encoding="utf-8")
+    checked = deathangel(python, "scenario", "check", str(path), cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert "played with base game + broodwake (1.0.0)" in checked.stdout
+    assert "Tunnel Burrower-1" in checked.stdout
+    odds = json.loads(deathangel(python, "odds", str(path), "--json", cwd=tmp_path).stdout)
+    aurelian = next(m for m in odds["marines"] if m["marine"] == "Brother Aurelian")
+    assert aurelian["survives"] == "1/2"
+    easier = deathangel(
+        python,
+        "odds",
+        str(path),
+        "--json",
+        "--with",
+        "variants",
+        "--variant",
+        "defence=easier",
+        cwd=tmp_path,
+    )
+    assert easier.returncode == 0, easier.stderr
+    aurelian = next(
+        m for m in json.loads(easier.stdout)["marines"] if m["marine"] == "Brother Aurelian"
+    )
+    assert aurelian["survives"] == "2/3"
