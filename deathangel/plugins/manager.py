@@ -13,7 +13,6 @@ line naming the plugin, its distribution, the file and the cause.
 from __future__ import annotations
 
 import importlib.metadata
-import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -107,6 +106,8 @@ class PluginManager(pluggy.PluginManager):
 
 def cause(exc: BaseException) -> str:
     """``file:line: Type: message`` of an exception: where in the plugin it went wrong."""
+    import traceback  # only when a plugin has failed: not worth every start-up
+
     where = ""
     if isinstance(exc, SyntaxError) and exc.filename:
         where = f"{exc.filename}:{exc.lineno}: "
