@@ -84,6 +84,12 @@ def test_plugins_list_shows_both_and_what_they_add(python: Path, tmp_path: Path)
     assert brood["strategies"] == ["hoarder"] and brood["variants"] == ["no_burrowers"]
     assert brood["decks"] == {"locations": "replace: Black Holds"}
     assert "defence=easier|harder" in listed["variants"]["variants"]
+    # A plugin's strategy is offered once the plugin is named, not before.
+    for named, expected in (([], False), (["--with", "broodwake"], True)):
+        rows = json.loads(
+            deathangel(python, "strategies", "list", "--json", *named, cwd=tmp_path).stdout
+        )
+        assert ("hoarder" in [row["name"] for row in rows]) is expected
 
 
 @pytest.mark.parametrize(

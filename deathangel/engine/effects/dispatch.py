@@ -295,9 +295,7 @@ class CardAbilities(Abilities["Engine"]):
             return self._enter_formation(engine, team, card)
         return self._enter_formation_then(engine, team, card, step)
 
-    def _enter_formation_then(
-        self, engine: Engine, team: str, card: str, step: ActionStep
-    ) -> Flow:
+    def _enter_formation_then(self, engine: Engine, team: str, card: str, step: ActionStep) -> Flow:
         yield from self._enter_formation(engine, team, card)
         yield from step[1](engine, team, card, step[2])
 
