@@ -38,7 +38,7 @@ def replay(
         (the file is only read).
     """
     saved, controllers = load_game(path)
-    game = Game(saved.config, db=saved.db, log=True)
+    game = Game(saved.config, ruleset=saved.ruleset, db=saved.db, log=True)
     history: list[Option] = list(saved.history)
     total = len(history)
     shown = 0

@@ -147,6 +147,11 @@ def test_play_with_plays_a_complete_game(python: Path, tmp_path: Path, options: 
     assert data["pending"] is None  # a finished game
     names = [name for name, _ in data["config"]["plugins"]]
     assert names == [o for i, o in enumerate(options) if i and options[i - 1] == "--with"]
+    # The replay rebuilds the game with the plugins and variants its save names.
+    replayed = deathangel(python, "replay", str(save), "--speed", "0", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    over = next(line for line in result.stdout.splitlines() if line.startswith("Game over:"))
+    assert over in replayed.stdout
 
 
 @pytest.mark.parametrize(
