@@ -147,6 +147,24 @@ def play_game(
         game = Game(config, ruleset=ruleset, db=db, checkpoints=False, forward=forward)
     except ValueError as exc:
         raise DeathAngelError(str(exc)) from None
+    return play_out(game, players, names=names, max_decisions=max_decisions, started=started)
+
+
+def play_out(
+    game: Game,
+    players: Sequence[Player],
+    *,
+    names: Sequence[str] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    started: float | None = None,
+) -> GameResult:
+    """Play ``game`` from its start to its end, as :func:`play_game` does; for callers that
+    need the game afterwards (its history, its log, its seats). ``game`` must have been made
+    with forward-model records when a player uses them. ``started`` is when the clock began
+    (``time.perf_counter()``; by default, now)."""
+    if started is None:
+        started = time.perf_counter()
+    config = game.config
     seats_of = _seats_of(players)
     for player, seats in seats_of:
         start_game(player, seats, game.observation(seats[0]))

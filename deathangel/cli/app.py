@@ -12,9 +12,11 @@ from deathangel.cli.odds import odds_cli
 from deathangel.cli.play import play_cli
 from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
+from deathangel.cli.report import report_cli
 from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
+from deathangel.cli.tournament import tournament_cli
 from deathangel.errors import DeathAngelError
 
 app = typer.Typer(
@@ -32,6 +34,8 @@ app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)
 app.command("play")(play_cli)
 app.command("replay")(replay_cli)
+app.command("tournament")(tournament_cli)
+app.command("report")(report_cli)
 
 
 def main() -> None:

@@ -1,10 +1,11 @@
-"""Watching a saved game again, decision by decision, with every die roll and its reason.
+"""Watching a game again, decision by decision, with every die roll and its reason.
 
 :func:`replay` reads a save file (any save: finished, quit, or cut short), checks it as
 ``--resume`` would, then rebuilds the game from its config and applies the saved decisions one
 at a time. After each it shows who decided what, the new log lines (every roll with its
 reason) and the board as a spectator sees it. Between steps it waits for Enter (``q`` stops)
-or, with a speed, plays on by itself.
+or, with a speed, plays on by itself. :func:`replay_tournament_game` shows a game of a
+tournament's results database the same way, after playing it again from its seed and entry.
 """
 
 from __future__ import annotations
@@ -38,6 +39,45 @@ def replay(
         (the file is only read).
     """
     saved, controllers = load_game(path)
+    return show_replay(
+        saved, controllers, f"Replay of {path}", console=console, speed=speed, steps=steps
+    )
+
+
+def replay_tournament_game(
+    db: str | Path,
+    game_id: int,
+    *,
+    console: Console,
+    speed: float | None = None,
+    steps: Answers | None = None,
+) -> int:
+    """Show game ``game_id`` (its row id) of the results database ``db``, played again from
+    its seed, its cell and its entry's bots; returns the number of decisions shown.
+
+    :raises DeathAngelError: for a missing database or game, or a game that does not come
+        out as stored (played by other strategy code).
+    """
+    from deathangel.analysis.replays import replay_stored_game
+
+    played, row = replay_stored_game(db, game_id)
+    title = (
+        f"Replay of game {game_id} of {db} (entry {row.entry!r}, {row.cell.label}, game {row.game})"
+    )
+    return show_replay(played, row.controllers, title, console=console, speed=speed, steps=steps)
+
+
+def show_replay(
+    saved: Game,
+    controllers: dict[int, str],
+    title: str,
+    *,
+    console: Console,
+    speed: float | None = None,
+    steps: Answers | None = None,
+) -> int:
+    """Show the decisions of ``saved`` (a game played or loaded to where the replay ends)
+    one at a time on a fresh game of the same config."""
     game = Game(saved.config, ruleset=saved.ruleset, db=saved.db, log=True)
     history: list[Option] = list(saved.history)
     total = len(history)
@@ -53,10 +93,7 @@ def replay(
         shown = len(game.log)
 
     config = saved.config
-    say(
-        f"Replay of {path}: {config.players} player(s), seed {config.seed}, {total} decision(s).",
-        "bold",
-    )
+    say(f"{title}: {config.players} player(s), seed {config.seed}, {total} decision(s).", "bold")
     for seat in range(1, config.players + 1):
         say(
             f"  Seat {seat}: {controllers[seat]:<12} teams " + ", ".join(game.state.seats[seat - 1])
@@ -77,7 +114,7 @@ def replay(
             time.sleep(speed)
         decision = game.decision
         if decision is None:  # pragma: no cover - load_game replayed these same decisions
-            raise SaveFileError(f"{path}: the game ends before decision {step}")
+            raise SaveFileError(f"{title}: the game ends before decision {step}")
         say(
             f"Decision {step}/{total} · round {game.state.round} · seat {decision.seat} "
             f"({controllers[decision.seat]}) · {decision.prompt or decision.kind}: {option}",

@@ -1,0 +1,192 @@
+"""A worker's share of a tournament: play a batch of games and hand back plain rows.
+
+:func:`play_task` runs in a worker process (local or on a Dask cluster) and touches no file:
+the parent alone writes the results database. A game that raises becomes a :class:`Failure`
+with its seed and traceback, and the batch goes on. :func:`replay_game` plays one game of a
+tournament again, exactly as a worker played it, for the replay viewer.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from deathangel.analysis.simulate import GameResult, play_out
+from deathangel.analysis.tournament import Cell, Entry, TournamentConfig, teams_text
+from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.errors import DeathAngelError
+from deathangel.players.base import uses_forward_model
+
+if TYPE_CHECKING:
+    from deathangel.cards.model import CardDatabase
+    from deathangel.plugins.strategies import Strategy
+
+
+@frozen
+class Task:
+    """Games ``games`` (indices k) of one cell, for the entries numbered ``entries``."""
+
+    cell: Cell
+    entries: tuple[int, ...]
+    games: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.entries) * len(self.games)
+
+
+@frozen
+class GameRow:
+    """One finished game, as the results database stores it."""
+
+    cell: Cell
+    entry: str
+    game: int
+    seed: int
+    teams: str
+    """The teams each seat played, ``red+blue/green+yellow`` (dealt from the seed, or fixed)."""
+    outcome: str
+    rounds: int
+    locations_reached: int
+    marines_left: int
+    genestealers_slain: int
+    cause: str | None
+    decisions: int
+    seconds: float
+
+
+@frozen
+class Failure:
+    """A game that raised instead of ending."""
+
+    cell: Cell
+    entry: str
+    game: int
+    seed: int
+    error: str
+    """The exception's one-line summary."""
+    traceback: str
+
+
+@frozen
+class TaskResult:
+    task: Task
+    rows: tuple[GameRow, ...]
+    failures: tuple[Failure, ...]
+
+
+_CONTEXT: dict[tuple[str, ...], tuple[CardDatabase, dict[str, Strategy]]] = {}
+
+
+def _context(plugins: tuple[str, ...]) -> tuple[CardDatabase, dict[str, Strategy]]:
+    """The cards and strategies, built once per worker process (loading them takes longer
+    than a batch of games)."""
+    found = _CONTEXT.get(plugins)
+    if found is None:
+        from deathangel.analysis.tournament import found_strategies
+
+        found = _CONTEXT[plugins] = (default_database(), found_strategies(plugins))
+    return found
+
+
+def start_game(
+    config: TournamentConfig,
+    cell: Cell,
+    entry: Entry,
+    k: int,
+    db: CardDatabase,
+    found: dict[str, Strategy],
+    *,
+    log: bool = False,
+) -> tuple[Game, list[Any]]:
+    """Game ``k`` of ``cell`` for ``entry``, at its first decision, with its bots."""
+    game_seed = config.game_seed(k)
+    specs = entry.specs_for(cell.players)
+    players = [
+        spec.make(entry.bot_seed(game_seed, seat), found=found)
+        for seat, spec in enumerate(specs, start=1)
+    ]
+    forward = any(uses_forward_model(p) for p in players)
+    try:
+        # Tournament games are never cloned: no round checkpoints.
+        game = Game(
+            GameConfig(cell.players, game_seed, cell.fixed_teams),
+            db=db,
+            checkpoints=False,
+            forward=forward,
+            log=log,
+        )
+    except ValueError as exc:
+        raise DeathAngelError(str(exc)) from None
+    return game, players
+
+
+def play_one(
+    config: TournamentConfig,
+    cell: Cell,
+    entry: Entry,
+    k: int,
+    db: CardDatabase,
+    found: dict[str, Strategy],
+    *,
+    log: bool = False,
+) -> tuple[Game, GameResult]:
+    """Play game ``k`` of ``cell`` for ``entry`` to its end."""
+    started = time.perf_counter()
+    game, players = start_game(config, cell, entry, k, db, found, log=log)
+    names = [spec.text for spec in entry.specs_for(cell.players)]
+    return game, play_out(game, players, names=names, started=started)
+
+
+def play_task(config: TournamentConfig, task: Task) -> TaskResult:
+    """Play every game of ``task``; an exception in a game is kept as a :class:`Failure`."""
+    db, found = _context(config.plugins)
+    rows: list[GameRow] = []
+    failures: list[Failure] = []
+    cell = task.cell
+    for k in task.games:
+        for index in task.entries:
+            entry = config.entries[index]
+            try:
+                game, r = play_one(config, cell, entry, k, db, found)
+            except Exception as exc:  # the game's fault, not the run's: record it, go on
+                failures.append(
+                    Failure(
+                        cell,
+                        entry.name,
+                        k,
+                        config.game_seed(k),
+                        f"{type(exc).__name__}: {exc}",
+                        traceback.format_exc(),
+                    )
+                )
+                continue
+            rows.append(
+                GameRow(
+                    cell,
+                    entry.name,
+                    k,
+                    r.seed,
+                    teams_text(game.state.seats),
+                    r.outcome,
+                    r.rounds,
+                    r.locations_reached,
+                    r.marines_left,
+                    r.genestealers_slain,
+                    r.cause,
+                    r.decisions,
+                    r.seconds,
+                )
+            )
+    return TaskResult(task, tuple(rows), tuple(failures))
+
+
+def replay_game(config: TournamentConfig, cell: Cell, entry: Entry, k: int) -> Game:
+    """Game ``k`` of ``cell`` for ``entry`` played again to its end, with its log: the same
+    game a worker played (same seed, same bots, same seeds for them)."""
+    db, found = _context(config.plugins)
+    game, _ = play_one(config, cell, entry, k, db, found, log=True)
+    return game

@@ -1,0 +1,125 @@
+"""``deathangel report RESULTS.db``: the statistics of a tournament, as tables, Markdown, JSON,
+CSV files and plots.
+
+A thin command over :mod:`deathangel.analysis.report` (and :mod:`deathangel.analysis.plots`
+for ``--plots``, which needs the ``plots`` extra).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from deathangel.analysis.report import Report
+
+
+def print_tables(report: Report, console: Console) -> None:
+    """The report as rich tables."""
+    from rich.table import Table
+
+    from deathangel.analysis.report import (
+        ENTRY_HEADERS,
+        PAIR_HEADERS,
+        describe_sprt,
+        entry_cells,
+        headline,
+        pair_cells,
+    )
+
+    console.print(headline(report), soft_wrap=True)
+    table = Table(title="Win rates (95% Wilson interval)", title_justify="left")
+    for h in ENTRY_HEADERS:
+        table.add_column(h, justify="left" if h in ("cell", "entry", "95% interval") else "right")
+    previous = None
+    for line in report.entries:
+        if previous is not None and line.cell != previous:
+            table.add_section()
+        previous = line.cell
+        table.add_row(*entry_cells(line))
+    console.print(table)
+    if report.pairs:
+        pairs = Table(
+            title="Paired comparisons on the same seeds (B − A; Newcombe interval; McNemar "
+            "exact p)",
+            title_justify="left",
+        )
+        for h in PAIR_HEADERS:
+            pairs.add_column(
+                h, justify="left" if h in ("cell", "A", "B", "95% interval") else "right"
+            )
+        for pair in report.pairs:
+            pairs.add_row(*pair_cells(pair))
+        console.print(pairs)
+    if report.sprt is not None and report.config.sprt is not None:
+        a, b = (e.name for e in report.config.entries)
+        cap = report.config.games * len(report.config.cells)
+        console.print(describe_sprt(report.config.sprt, report.sprt, a, b, cap))
+    for run in report.runs:
+        rate = run["games"] / run["seconds"] if run["seconds"] else 0.0
+        console.print(
+            f"run {run['started']}: {run['games']} games in {run['seconds']:.1f} s "
+            f"({rate:.1f} games/s, {run['workers']} worker(s), {run['backend']}; {run['status']})",
+            style="dim",
+            soft_wrap=True,
+        )
+
+
+def report_cli(
+    db: Annotated[Path, typer.Argument(help="A results database (deathangel tournament).")],
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables (for docs).")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    csv_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--csv",
+            metavar="DIR",
+            help="Write entries.csv, pairs.csv and games.csv (every game) into DIR.",
+        ),
+    ] = None,
+    plots: Annotated[
+        Path | None,
+        typer.Option(
+            "--plots",
+            metavar="DIR",
+            help="Write PNG plots into DIR (win rates, locations reached, causes of defeat). "
+            "Needs deathangel\\[plots].",
+        ),
+    ] = None,
+) -> None:
+    """Win rates with 95% Wilson intervals per cell and entry, paired differences with
+    McNemar's exact test for every two entries, the SPRT's verdict; plots and exports."""
+    from rich.console import Console
+
+    from deathangel.analysis.report import markdown as to_markdown
+    from deathangel.analysis.report import read_report, to_json, write_csv
+    from deathangel.analysis.results import Results
+
+    if markdown and as_json:
+        raise DeathAngelError("choose one of --markdown and --json")
+    with Results.open(db) as results:
+        report = read_report(results)
+        written = write_csv(report, results, csv_dir) if csv_dir is not None else []
+    if plots is not None:
+        from deathangel.analysis.plots import write_plots
+
+        written += write_plots(report, plots)
+    if as_json:
+        typer.echo(to_json(report))
+    elif markdown:
+        typer.echo(to_markdown(report), nl=False)
+    else:
+        # Piped output gets room for the widest table instead of rich's 80 columns.
+        width = shutil.get_terminal_size((150, 24)).columns
+        print_tables(report, Console(highlight=False, emoji=False, width=width))
+    for path in written:
+        typer.echo(f"wrote {path}", err=as_json or markdown)

@@ -1,0 +1,326 @@
+"""``deathangel tournament [CONFIG.toml]``: play entries against the same seeds, store every
+game in SQLite, resume after any stop.
+
+A thin command over :func:`deathangel.analysis.runner.run_tournament`. The tournament comes
+from a TOML file (see :mod:`deathangel.analysis.tournament`), from flags for a quick run, or
+from both (a flag replaces the file's value). A progress bar on a terminal, a line every ten
+seconds otherwise (a log), nothing with ``--quiet``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from deathangel.analysis.runner import Progress, RunSummary
+    from deathangel.analysis.tournament import TournamentConfig
+
+EXIT_INTERRUPTED = 130
+
+
+def parse_players(values: list[str]) -> list[int]:
+    """``1-6``, ``1,3,5`` or single counts, repeatable."""
+    counts: list[int] = []
+    for value in values:
+        for part in value.split(","):
+            low, dash, high = part.strip().partition("-")
+            try:
+                counts += range(int(low), int(high) + 1) if dash else [int(low)]
+            except ValueError:
+                raise DeathAngelError(
+                    f"--players {value!r}: write a count (2), a range (1-6) or a list (1,3,5)"
+                ) from None
+    return counts
+
+
+def tournament_data(
+    config_file: Path | None,
+    *,
+    entries: list[str] | None,
+    players: list[str] | None,
+    teams: list[str] | None,
+    games: int | None,
+    seed: int | None,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    plugins: list[str] | None,
+) -> tuple[dict[str, Any], Path | None]:
+    """The file's tables with the flags laid over them, and the folder specs are read from."""
+    from deathangel.analysis.tournament import read_config_file
+
+    data: dict[str, Any] = {}
+    base = None
+    if config_file is not None:
+        data = read_config_file(config_file)
+        base = config_file.parent
+    if entries:
+        data["entry"] = [
+            {"name": text.strip(), "seats": [s.strip() for s in text.split("|")]}
+            if "|" in text
+            else {"name": text.strip(), "strategy": text.strip()}
+            for text in entries
+        ]
+    if players:
+        data["players"] = parse_players(players)
+    if teams:
+        data["teams"] = teams
+    if games is not None:
+        data["games"] = games
+    if seed is not None:
+        data["seed"] = seed
+    if sprt is not None:
+        data["sprt"] = {"p0": sprt[0], "p1": sprt[1], "alpha": alpha, "beta": beta}
+    if plugins:
+        data["plugins"] = [*data.get("plugins", []), *plugins]
+    return data, base
+
+
+def tournament_cli(
+    config_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="CONFIG.toml",
+            help="A tournament file (docs/tournaments.md); flags replace its values.",
+        ),
+    ] = None,
+    entry: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--entry",
+            "-e",
+            help="An entry: a strategy spec at every seat, or specs per seat joined by '|' "
+            "('rules|random'). Repeat for each entry.",
+        ),
+    ] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option("--players", "-p", help="Player counts: 2, 1-6 or 1,3,5 (default 1)."),
+    ] = None,
+    teams: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--teams",
+            help="'random' (default) or fixed teams 'red+blue/green+yellow' (seats split by "
+            "'/'); repeatable.",
+        ),
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games per cell and entry (default 100).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Game k of every cell has seed SEED + k.")
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Results database (default: CONFIG with .db, or tournament.db)."),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Go on with the tournament already in --db (or start it)."),
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="Worker processes (default: every core; 0: this process)."
+        ),
+    ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            metavar="ADDRESS",
+            help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
+            "of --workers processes). Needs deathangel\\[cluster].",
+        ),
+    ] = None,
+    batch: Annotated[
+        int, typer.Option("--batch", help="Game indices per task sent to a worker.")
+    ] = 20,
+    sprt: Annotated[
+        tuple[float, float] | None,
+        typer.Option(
+            "--sprt",
+            metavar="P0 P1",
+            help="Sequential test of two entries: stop once the share of discordant pairs "
+            "the second entry wins is decided to be P0 or P1 (--games is the hard cap).",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="SPRT: chance of deciding P1 when P0 holds.")
+    ] = 0.05,
+    beta: Annotated[
+        float, typer.Option("--beta", help="SPRT: chance of deciding P0 when P1 holds.")
+    ] = 0.05,
+    plugin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--plugin", help="A module to register as a plugin (e.g. strategies not installed)."
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Play a tournament: every entry on the same seeds in every cell, each game stored.
+
+    Stop it any time (Ctrl-C, even kill -9); --resume goes on without losing a game.
+
+    Then: deathangel report RESULTS.db
+    """
+    from deathangel.analysis.runner import run_tournament
+    from deathangel.analysis.tournament import build_config
+
+    data, base = tournament_data(
+        config_file,
+        entries=entry,
+        players=players,
+        teams=teams,
+        games=games,
+        seed=seed,
+        sprt=sprt,
+        alpha=alpha,
+        beta=beta,
+        plugins=plugin,
+    )
+    where = str(config_file) if config_file is not None else "tournament"
+    config = build_config(data, base=base, where=where)
+    if db is None:
+        db = config_file.with_suffix(".db") if config_file is not None else Path("tournament.db")
+    show = _progress(quiet)
+    with show as progress:
+        summary = run_tournament(
+            config,
+            db,
+            resume=resume,
+            workers=workers,
+            dask=dask,
+            batch=batch,
+            progress=progress,
+        )
+    if not quiet:
+        for line in summary_lines(summary, config, db):
+            typer.echo(line)
+    if summary.status == "interrupted":
+        if quiet:
+            typer.echo(f"interrupted; go on with --resume (--db {db})", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def summary_lines(summary: RunSummary, config: TournamentConfig, db: Path) -> list[str]:
+    """What the command prints when the run stops."""
+    if summary.status == "nothing to do":
+        lines = [f"{db}: all {summary.done} games are stored; nothing to do."]
+    else:
+        rate = f"{summary.per_second:.1f} games/s"
+        lines = [
+            f"{summary.played} game(s) played in {summary.seconds:.1f} s ({rate} on "
+            f"{summary.workers} worker(s), {summary.backend}); "
+            f"{summary.done}/{summary.total} stored in {db}."
+        ]
+    if summary.replayed:
+        lines.append(
+            f"A worker process died: {summary.replayed} batch(es) it held were played again."
+        )
+    if summary.failures:
+        lines.append(
+            f"{summary.failures} game(s) raised an error: see the failures table "
+            "(seed and traceback)."
+        )
+    if summary.sprt is not None:
+        lines.append(sprt_line(summary, config))
+    if summary.status == "interrupted":
+        lines.append(f"Interrupted: go on with the same command and --resume (--db {db}).")
+    elif summary.status != "nothing to do" or summary.done:
+        lines.append(f"Report: deathangel report {db}")
+    return lines
+
+
+def sprt_line(summary: RunSummary, config: TournamentConfig) -> str:
+    from deathangel.analysis.report import describe_sprt
+
+    assert summary.sprt is not None and config.sprt is not None
+    a, b = (e.name for e in config.entries)
+    return describe_sprt(config.sprt, summary.sprt, a, b, config.games * len(config.cells))
+
+
+class _Plain:
+    """A progress line every ten seconds on stderr, for logs (stderr is not a terminal)."""
+
+    def __init__(self) -> None:
+        self._last = 0.0
+
+    def __enter__(self) -> Progress:
+        return self.update
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, done: int, total: int, rate: float) -> None:
+        now = time.monotonic()
+        if now - self._last < 10 and done < total:
+            return
+        self._last = now
+        speed = f", {rate:.1f} games/s, {_duration((total - done) / rate)} left" if rate else ""
+        print(f"{done}/{total} games{speed}", file=sys.stderr, flush=True)
+
+
+class _Silent:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _Bar:
+    """The rich progress bar: games done, games/s this run, time left."""
+
+    def __enter__(self) -> Progress:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:.1f} games/s"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._bar.__enter__()
+        self._task: Any = None
+        return self.update
+
+    def update(self, done: int, total: int, rate: float) -> None:
+        if self._task is None:
+            self._task = self._bar.add_task("games", total=total, completed=done, rate=rate)
+        else:
+            self._bar.update(self._task, completed=done, rate=rate)
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__(None, None, None)
+
+
+def _progress(quiet: bool) -> Any:
+    if quiet:
+        return _Silent()
+    return _Bar() if sys.stderr.isatty() else _Plain()
+
+
+def _duration(seconds: float) -> str:
+    minutes, sec = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{sec:02d}s"

@@ -1,0 +1,388 @@
+"""``deathangel tournament``, ``report`` and ``replay --db`` run for real: the CLI in a
+subprocess, worker processes, SQLite on disk, ``kill -9`` and Ctrl-C half-way.
+
+An interrupted run resumed must store exactly the rows of an uninterrupted one: every column
+but ``id`` (the order batches finished in) and ``seconds`` is compared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deathangel.analysis.runner import run_tournament
+from deathangel.analysis.tournament import build_config
+
+TESTS = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+
+COLUMNS = (
+    "players, cell_teams, entry, game, seed, teams, outcome, rounds, locations_reached, "
+    "marines_left, genestealers_slain, cause, decisions"
+)
+
+CONFIG = """\
+games = {games}
+seed = 5
+players = {players}
+plugins = ["tourney_bots"]
+
+[[entry]]
+strategy = "random"
+
+[[entry]]
+name = "first"
+strategy = "first"
+"""
+
+
+def cli(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "deathangel", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=ENV,
+        timeout=timeout,
+    )
+
+
+def start(*args: str, cwd: Path) -> subprocess.Popen[str]:
+    """The CLI in its own process group, so the test can stop it and anything it left."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "deathangel", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        env=ENV,
+        start_new_session=True,
+    )
+
+
+def stored(db: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(
+            f"SELECT {COLUMNS} FROM games ORDER BY players, cell_teams, entry, game"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:  # created, schema not committed yet
+        return 0
+    finally:
+        conn.close()
+
+
+def write_config(folder: Path, games: int, players: str) -> Path:
+    path = folder / "t.toml"
+    path.write_text(CONFIG.format(games=games, players=players), encoding="utf-8")
+    return path
+
+
+def reference(folder: Path, games: int, players: list[int]) -> list[tuple[Any, ...]]:
+    """The rows of an uninterrupted run of the same tournament (in this process)."""
+    data = {
+        "games": games,
+        "seed": 5,
+        "players": players,
+        "plugins": ["tourney_bots"],
+        "entry": [{"strategy": "random"}, {"name": "first", "strategy": "first"}],
+    }
+    db = folder / "reference.db"
+    run_tournament(build_config(data), db, workers=0)
+    return stored(db)
+
+
+def stop_when_half_stored(proc: subprocess.Popen[str], db: Path, total: int, sig: int) -> int:
+    """Send ``sig`` once a third to two thirds of the games are stored; the count then."""
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        n = count(db)
+        if n >= total // 3:
+            os.kill(proc.pid, sig)
+            return n
+        if proc.poll() is not None:
+            break
+        time.sleep(0.02)
+    proc.kill()
+    out, err = proc.communicate()
+    pytest.fail(f"the run ended or stalled before a third was stored: {out} {err}")
+
+
+def kill_group(proc: subprocess.Popen[str]) -> None:
+    """Whatever the killed run left behind (its workers exit by themselves within a second;
+    this only makes sure of it)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+# -- a whole tournament --------------------------------------------------------------------------
+
+
+def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=12, players="[1, 2]")
+    result = cli("tournament", str(config), "--workers", "2", "--batch", "5", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    db = tmp_path / "t.db"  # the config's name with .db
+    assert "48 game(s) played" in result.stdout
+    assert "48/48 stored in " in result.stdout
+    assert "Report: deathangel report " in result.stdout
+    rows = stored(db)
+    assert len(rows) == 2 * 2 * 12
+    assert {(r[0], r[2], r[3]) for r in rows} == {
+        (p, e, k) for p in (1, 2) for e in ("random", "first") for k in range(12)
+    }
+    for players, cell_teams, _, k, seed, teams, outcome, *_ in rows:
+        assert (cell_teams, seed) == ("random", 5 + k)
+        assert outcome in ("victory", "defeat")
+        assert teams.count("/") == players - 1
+    # Both entries got the same deal in every game.
+    deal = {(r[0], r[3], r[5]) for r in rows}
+    assert len(deal) == 2 * 12
+    assert stored(db) == reference(tmp_path, 12, [1, 2])
+    conn = sqlite3.connect(db)
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    runs = conn.execute("SELECT backend, workers, games, status FROM runs").fetchall()
+    conn.close()
+    assert meta["format"] == "deathangel-tournament"
+    assert json.loads(meta["config"])["games"] == 12
+    assert runs == [("processes", 2, 48, "finished")]
+
+    # Again without --resume: refused. With it: nothing to do, nothing added.
+    again = cli("tournament", str(config), cwd=tmp_path)
+    assert again.returncode == 1
+    assert again.stderr.strip().count("\n") == 0
+    assert "already holds a tournament; add --resume" in again.stderr
+    done = cli("tournament", str(config), "--resume", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "all 48 games are stored; nothing to do" in done.stdout
+    assert len(stored(db)) == 48
+    # A different tournament in the same database: one line, exit 1.
+    other = cli("tournament", str(config), "--resume", "--games", "20", cwd=tmp_path)
+    assert other.returncode == 1
+    assert other.stderr == (
+        f"error: {db} holds a different tournament (games differ); use the same config to "
+        "resume, or another --db\n"
+    )
+
+
+def test_a_quick_run_by_flags_and_bad_flags(tmp_path: Path) -> None:
+    result = cli(
+        "tournament", "-e", "random", "-e", "first|random", "--plugin", "tourney_bots",
+        "-p", "2", "-n", "3", "-w", "0", "--quiet", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    rows = stored(tmp_path / "tournament.db")
+    assert sorted({r[2] for r in rows}) == ["first|random", "random"]
+    assert len(rows) == 6
+    bad = cli("tournament", "-e", "random", "-p", "7", "--db", "x.db", cwd=tmp_path)
+    assert (bad.returncode, bad.stderr) == (
+        1,
+        "error: tournament: players must be between 1 and 6, not 7\n",
+    )
+    assert not (tmp_path / "x.db").exists()
+
+
+# -- stopped half-way, resumed -------------------------------------------------------------------
+
+
+HALF_WAY = (30, [1, 2, 3, 4, 5, 6])
+"""Games and player counts of the tournament stopped half-way: 360 games."""
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, ...]]:
+    return reference(tmp_path_factory.mktemp("uninterrupted"), *HALF_WAY)
+
+
+@pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
+def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
+    tmp_path: Path, how: str, uninterrupted: list[tuple[Any, ...]]
+) -> None:
+    games, players = HALF_WAY
+    total = games * len(players) * 2
+    config = write_config(tmp_path, games=games, players=str(players))
+    db = tmp_path / "t.db"
+    proc = start("tournament", str(config), "--workers", "2", "--batch", "3", cwd=tmp_path)
+    try:
+        sig = signal.SIGKILL if how == "kill -9" else signal.SIGINT
+        at_stop = stop_when_half_stored(proc, db, total, sig)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        kill_group(proc)
+    if how == "kill -9":
+        assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == 130
+        assert "Interrupted: go on with the same command and --resume" in out
+    stopped = count(db)
+    assert at_stop <= stopped < total
+    resumed = cli("tournament", str(config), "--resume", "--workers", "2", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{total - stopped} game(s) played" in resumed.stdout
+    assert stored(db) == uninterrupted
+    conn = sqlite3.connect(db)
+    statuses = [s for (s,) in conn.execute("SELECT status FROM runs ORDER BY id")]
+    conn.close()
+    # A killed run never wrote its end; a stopped one did.
+    assert statuses == ["running" if how == "kill -9" else "interrupted", "finished"]
+
+
+def test_a_worker_that_dies_is_replaced_and_its_games_played_again(tmp_path: Path) -> None:
+    marker = tmp_path / "crash.marker"
+    marker.touch()
+    config = tmp_path / "t.toml"
+    config.write_text(
+        CONFIG.format(games=10, players="[1, 2]").replace(
+            'strategy = "first"', f'strategy = "crash_once:marker={marker}"'
+        ),
+        encoding="utf-8",
+    )
+    result = cli("tournament", str(config), "--workers", "2", "--batch", "2", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()  # a worker did die
+    assert "A worker process died" in result.stdout
+    rows = stored(tmp_path / "t.db")
+    assert len(rows) == 40
+    # crash_once plays as random does once the marker is gone, with its own bot seeds.
+    random_rows = [r for r in rows if r[2] == "random"]
+    first_rows = [r[3:] for r in rows if r[2] == "first"]
+    assert first_rows == [r[3:] for r in random_rows]
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("report")
+    data = {
+        "games": 30,
+        "seed": 0,
+        "players": [1, 6],
+        "plugins": ["tourney_bots"],
+        "entry": [{"strategy": "random"}, {"name": "first", "strategy": "first"}],
+    }
+    run_tournament(build_config(data), folder / "r.db", workers=0)
+    return folder / "r.db"
+
+
+def test_report_prints_the_tables(results: Path) -> None:
+    out = cli("report", str(results), cwd=results.parent)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "2 entries × 2 cell(s) × 30 games" in text
+    assert "Win rates (95% Wilson interval)" in text
+    assert "Paired comparisons on the same seeds" in text
+    assert "run " in text and "games/s" in text
+
+
+def test_report_markdown_and_json_agree_with_the_database(results: Path) -> None:
+    conn = sqlite3.connect(results)
+    wins = dict(
+        ((p, e), (n, w))
+        for p, e, n, w in conn.execute(
+            "SELECT players, entry, COUNT(*), SUM(outcome = 'victory') FROM games GROUP BY 1, 2"
+        )
+    )
+    conn.close()
+    md = cli("report", str(results), "--markdown", cwd=results.parent)
+    assert md.returncode == 0, md.stderr
+    for (players, entry), (n, w) in wins.items():
+        assert f"| {players}p | {entry} | {n} | {w} | " in md.stdout
+    assert "| cell | A | B | pairs |" in md.stdout
+    js = cli("report", str(results), "--json", cwd=results.parent)
+    assert js.returncode == 0, js.stderr
+    data = json.loads(js.stdout)
+    assert data["games"] == 120
+    assert {(e["players"], e["entry"]): (e["games"], e["wins"]) for e in data["entries"]} == wins
+    pair = data["pairs"][0]
+    assert (pair["a"], pair["b"], pair["pairs"]) == ("random", "first", 30)
+    assert sum(pair[k] for k in ("both_won", "only_a_won", "only_b_won", "neither_won")) == 30
+
+
+def test_report_writes_csv_and_plots(results: Path, tmp_path: Path) -> None:
+    out = cli(
+        "report", str(results), "--csv", str(tmp_path / "csv"), "--plots", str(tmp_path / "png"),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    games = (tmp_path / "csv" / "games.csv").read_text(encoding="utf-8").splitlines()
+    assert games[0].startswith("id,players,cell_teams,entry,game,seed,teams,outcome")
+    assert len(games) == 1 + 120
+    assert (tmp_path / "csv" / "entries.csv").read_text(encoding="utf-8").count("\n") == 1 + 4
+    for name in ("win_rates.png", "locations.png", "causes.png"):
+        png = (tmp_path / "png" / name).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"wrote {tmp_path / 'png' / name}" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "extra"),
+    [
+        ("matplotlib", ["report", "{db}", "--plots", "png"], "deathangel[plots]"),
+        ("distributed", ["tournament", "-e", "random", "--dask", "local"], "deathangel[cluster]"),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line(
+    results: Path, tmp_path: Path, module: str, args: list[str], extra: str
+) -> None:
+    # The module made unimportable, as in an install without the extra.
+    code = (
+        f"import sys; sys.modules[{module!r}] = None; sys.argv = ['deathangel', *sys.argv[1:]]; "
+        "from deathangel.cli.app import main; main()"
+    )
+    argv = [a.replace("{db}", str(results)) for a in args]
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=ENV,
+        timeout=120,
+    )
+    assert out.returncode == 1
+    assert out.stderr.count("\n") == 1
+    assert extra in out.stderr
+    assert not (tmp_path / "tournament.db").exists()  # refused before anything was made
+
+
+# -- replay of a stored game ---------------------------------------------------------------------
+
+
+def test_replay_of_a_stored_game_shows_it_to_its_end(results: Path) -> None:
+    conn = sqlite3.connect(results)
+    game_id, rounds, decisions, outcome = conn.execute(
+        "SELECT id, rounds, decisions, outcome FROM games WHERE players = 1 AND entry = 'first' "
+        "ORDER BY game LIMIT 1"
+    ).fetchone()
+    conn.close()
+    out = cli("replay", "--db", str(results), str(game_id), "--speed", "0", cwd=results.parent)
+    assert out.returncode == 0, out.stderr
+    assert f"Replay of game {game_id} of {results} (entry 'first', 1p, game 0)" in out.stdout
+    assert f"1 player(s), seed 0, {decisions} decision(s)" in out.stdout
+    assert "Seat 1: bot:first" in out.stdout
+    assert f"Game over: {outcome} after {rounds} round(s)." in out.stdout
+    missing = cli("replay", "--db", str(results), "100000", cwd=results.parent)
+    assert missing.returncode == 1
+    assert "has no game 100000 (ids run 1–120)" in missing.stderr
