@@ -247,3 +247,55 @@ def test_scenario_check_and_odds_with_a_plugins_cards(python: Path, tmp_path: Pa
         m for m in json.loads(easier.stdout)["marines"] if m["marine"] == "Brother Aurelian"
     )
     assert aurelian["survives"] == "2/3"
+
+
+def test_a_tournament_with_plugins_and_variants(python: Path, tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    played = deathangel(
+        python,
+        "tournament",
+        "-e",
+        "random",
+        "-e",
+        "hoarder",
+        "--with",
+        "broodwake",
+        "--with",
+        "variants",
+        "--variant",
+        "defence=easier",
+        "-p",
+        "1",
+        "-n",
+        "3",
+        "--db",
+        str(db),
+        "-q",
+        cwd=tmp_path,
+    )
+    assert played.returncode == 0, played.stderr
+    report = json.loads(deathangel(python, "report", str(db), "--json", cwd=tmp_path).stdout)
+    config = report["config"]
+    assert config["with"] == [["broodwake", "1.0.0"], ["variants", "1.0.0"]]
+    assert config["variants"] == [["defence", "easier"]]
+    # hoarder is broodwake's strategy: offered because the tournament names the plugin.
+    assert [e["name"] for e in config["entries"]] == ["random", "hoarder"]
+    wrong = deathangel(
+        python,
+        "tournament",
+        "-e",
+        "random",
+        "--with",
+        "broodwake",
+        "--variant",
+        "defence=easier",
+        "-n",
+        "1",
+        "--db",
+        str(tmp_path / "u.db"),
+        cwd=tmp_path,
+    )
+    assert wrong.returncode == 1
+    assert wrong.stderr.strip() == (
+        "error: tournament: unknown variant 'defence'; variants offered: no_burrowers"
+    )
