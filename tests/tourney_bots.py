@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from deathangel.analysis.simulate import bot_seed
+from deathangel.cards.manifest import Manifest
 from deathangel.engine.decisions import Decision, Option
 from deathangel.players import RandomPlayer
-from deathangel.cards.manifest import Manifest
 from deathangel.plugins.hookspecs import API_VERSION, hookimpl
 
 
