@@ -33,3 +33,8 @@ class UnknownCardError(DeathAngelError, KeyError):
     def __str__(self) -> str:
         # KeyError would quote the message; this is a sentence for people.
         return str(self.args[0]) if self.args else ""
+
+
+class RuleFileError(DeathAngelError, ValueError):
+    """A rule file (strategy ``rules``) is broken: the message names the file, the line and
+    what was expected there."""

@@ -53,6 +53,8 @@ def test_wheel_contains_every_card_file(wheel: Path) -> None:
     shipped = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("deathangel/_cards/base/"))
     assert shipped == expected
     assert "deathangel/py.typed" in names
+    # The rules strategy's shipped rule sets are package data too.
+    assert "deathangel/players/rulesets/default.toml" in names
 
 
 def test_installed_wheel_validates_cards_and_simulates(wheel: Path, tmp_path: Path) -> None:
@@ -103,3 +105,7 @@ def test_installed_wheel_validates_cards_and_simulates(wheel: Path, tmp_path: Pa
     assert sim.returncode == 0, sim.stderr
     summary = json.loads(sim.stdout)
     assert summary["wins"] + summary["losses"] == 3
+    # The rules strategy finds its default rule set inside the installed package.
+    rules = cli("simulate", "-p", "1", "-n", "2", "--strategy", "rules", "--json")
+    assert rules.returncode == 0, rules.stderr
+    assert json.loads(rules.stdout)["games"] == 2

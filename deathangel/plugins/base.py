@@ -29,6 +29,6 @@ def deathangel_effects() -> Sequence[EffectSpec]:
 
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
-    from deathangel.players import RandomPlayer
+    from deathangel.players import RandomPlayer, RulesPlayer
 
-    return {"random": RandomPlayer}
+    return {"random": RandomPlayer, "rules": RulesPlayer}

@@ -226,7 +226,9 @@ def parse_spec(text: str) -> StrategySpec:
     :raises StrategySpecError: for a malformed spec or an unreadable file.
     """
     spec = text.strip()
-    if spec.endswith(".toml"):
+    # A parameter may itself name a TOML file (rules:rules=mine.toml): only a spec without
+    # a NAME: prefix, or one that is an existing file, is a strategy file.
+    if spec.endswith(".toml") and (not re.match(r"[\w.-]+:", spec) or Path(spec).is_file()):
         return _read_spec_file(Path(spec))
     name, _, rest = spec.partition(":")
     name = name.strip()

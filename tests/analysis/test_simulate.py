@@ -189,7 +189,7 @@ def test_unknown_strategy_lists_the_known_ones() -> None:
 
 def test_strategies_come_from_the_plugin_hook() -> None:
     pm = plugin_manager(extra=[CheaterPlugin()])
-    assert set(strategy_factories(pm)) == {"random", "cheater"}
+    assert set(strategy_factories(pm)) == {"random", "rules", "cheater"}
     assert strategy_factory("random", pm) is RandomPlayer
     with pytest.raises(IllegalChoiceError, match="strategy 'cheater'"):
         simulate(1, 3, 0, strategy="cheater", pm=pm)
@@ -326,7 +326,7 @@ def test_simulate_command_prints_a_readable_summary() -> None:
         (("--players", "7"), "error: --players must be between 1 and 6, not 7"),
         (("--players", "0"), "error: --players must be between 1 and 6, not 0"),
         (("--games", "0"), "error: --games must be at least 1, not 0"),
-        (("--strategy", "nope"), "error: unknown strategy 'nope'; known strategies: random"),
+        (("--strategy", "nope"), "error: unknown strategy 'nope'; known strategies: random, rules"),
     ],
 )
 def test_simulate_command_refuses_bad_options_in_one_line(
