@@ -99,9 +99,12 @@ def _check_seats(game: Game, st: GameState, report: Fail) -> None:
         report(f"{len(st.seats)} seat(s) for a {players}-player game")
     per_seat = db.setup_location_for(players).teams_per_player[players]
     colours = {t.color for t in db.teams}
+    # With teams chosen at setup (a variant), seats fill up one team at a time and the
+    # marines are dealt only once every seat has its share.
+    choosing = st.phase == "setup" and not st.formation and not st.team_seat
     expected: dict[str, int] = {}
     for seat, teams in enumerate(st.seats, start=1):
-        if len(teams) != per_seat:
+        if len(teams) != per_seat and not (choosing and len(teams) < per_seat):
             report(f"seat {seat} has teams {teams}, expected {per_seat} team(s)")
         for team in teams:
             if team not in colours:
@@ -109,7 +112,7 @@ def _check_seats(game: Game, st: GameState, report: Fail) -> None:
             if team in expected:
                 report(f"team {team!r} is in seats {expected[team]} and {seat}")
             expected[team] = seat
-    if st.team_seat != expected:
+    if st.team_seat != expected and not choosing:
         report(f"team_seat {st.team_seat} does not match seats {st.seats}")
     if game.config.teams is not None and tuple(map(tuple, st.seats)) != game.config.teams:
         report(f"seats {st.seats} differ from the configured teams {game.config.teams}")

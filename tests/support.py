@@ -48,6 +48,7 @@ def build_state(
     location: str | None = None,
     location_deck: Sequence[str] = (),
     phase: str = "round_start",
+    tables: CardTable | None = None,
 ) -> GameState:
     """A state from a readable description.
 
@@ -55,9 +56,10 @@ def build_state(
     by (1-based position, "left"/"right"). ``blips``: labels, top card first. ``seats``:
     teams per seat; by default every team with a marine in ``rows`` goes to seat 1.
     ``location_deck``: location names, top first. Cards not placed stay in the Genestealer
-    deck (in id order, so tests never depend on a shuffle) and the Event deck.
+    deck (in id order, so tests never depend on a shuffle) and the Event deck. ``tables``:
+    another card set's (an expansion's); the base game's by default.
     """
-    t = table()
+    t = tables if tables is not None else table()
     db = t.db
     st = GameState()
     st.setup_location = db.setup_location_for(players)
@@ -100,10 +102,17 @@ def make_engine(
     *,
     abilities: Abilities | None = None,
     seed: int = 0,
+    tables: CardTable | None = None,
 ) -> Engine:
-    """An engine on ``state`` whose die shows ``dice`` in order (and fails if rolled more)."""
+    """An engine on ``state`` whose die shows ``dice`` in order (and fails if rolled more);
+    ``tables`` as for :func:`build_state`."""
     return Engine(
-        state, table(), Streams(seed), ScriptedDie(dice), abilities or Abilities(), log=[]
+        state,
+        tables if tables is not None else table(),
+        Streams(seed),
+        ScriptedDie(dice),
+        abilities or Abilities(),
+        log=[],
     )
 
 

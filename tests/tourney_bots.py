@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from deathangel.analysis.simulate import bot_seed
+from deathangel.cards.manifest import Manifest
 from deathangel.engine.decisions import Decision, Option
 from deathangel.players import RandomPlayer
-from deathangel.plugins.hookspecs import hookimpl
+from deathangel.plugins.hookspecs import API_VERSION, hookimpl
 
 
 class FirstOption:
@@ -71,6 +72,12 @@ class CrashOnce(RandomPlayer):
         if not self.keep:
             self.marker.unlink()
         os._exit(3)
+
+
+@hookimpl
+def deathangel_manifest() -> Manifest:
+    # Every plugin says which hook API it is written for.
+    return Manifest(api=API_VERSION, title="Tournament test bots")
 
 
 @hookimpl

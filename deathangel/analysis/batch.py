@@ -16,12 +16,12 @@ from attrs import frozen
 
 from deathangel.analysis.simulate import GameResult, play_out
 from deathangel.analysis.tournament import Cell, Entry, TournamentConfig, teams_text
-from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
 
 if TYPE_CHECKING:
-    from deathangel.cards.model import CardDatabase
+    from deathangel.engine.ruleset import Ruleset
     from deathangel.plugins.strategies import Strategy
 
 
@@ -78,17 +78,20 @@ class TaskResult:
     failures: tuple[Failure, ...]
 
 
-_CONTEXT: dict[tuple[str, ...], tuple[CardDatabase, dict[str, Strategy]]] = {}
+_Key = tuple[tuple[str, ...], tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
+_CONTEXT: dict[_Key, tuple[Ruleset, dict[str, Strategy]]] = {}
 
 
-def _context(plugins: tuple[str, ...]) -> tuple[CardDatabase, dict[str, Strategy]]:
-    """The cards and strategies, built once per worker process (loading them takes longer
-    than a batch of games)."""
-    found = _CONTEXT.get(plugins)
+def _context(config: TournamentConfig) -> tuple[Ruleset, dict[str, Strategy]]:
+    """The ruleset (cards, abilities, rule switches) and strategies, built once per worker
+    process (loading them takes longer than a batch of games)."""
+    key = (config.plugins, config.expansions, config.variants)
+    found = _CONTEXT.get(key)
     if found is None:
         from deathangel.analysis.tournament import found_strategies
 
-        found = _CONTEXT[plugins] = (default_database(), found_strategies(plugins))
+        names = [name for name, _ in config.expansions]
+        found = _CONTEXT[key] = (config.ruleset(), found_strategies(config.plugins, names))
     return found
 
 
@@ -97,7 +100,7 @@ def start_game(
     cell: Cell,
     entry: Entry,
     k: int,
-    db: CardDatabase,
+    rules: Ruleset,
     found: dict[str, Strategy],
     *,
     log: bool = False,
@@ -114,7 +117,7 @@ def start_game(
         # Tournament games are never cloned: no round checkpoints.
         game = Game(
             GameConfig(cell.players, game_seed, cell.fixed_teams),
-            db=db,
+            ruleset=rules,
             checkpoints=False,
             forward=forward,
             log=log,
@@ -129,21 +132,21 @@ def play_one(
     cell: Cell,
     entry: Entry,
     k: int,
-    db: CardDatabase,
+    rules: Ruleset,
     found: dict[str, Strategy],
     *,
     log: bool = False,
 ) -> tuple[Game, GameResult]:
     """Play game ``k`` of ``cell`` for ``entry`` to its end."""
     started = time.perf_counter()
-    game, players = start_game(config, cell, entry, k, db, found, log=log)
+    game, players = start_game(config, cell, entry, k, rules, found, log=log)
     names = [spec.text for spec in entry.specs_for(cell.players)]
     return game, play_out(game, players, names=names, started=started)
 
 
 def play_task(config: TournamentConfig, task: Task) -> TaskResult:
     """Play every game of ``task``; an exception in a game is kept as a :class:`Failure`."""
-    db, found = _context(config.plugins)
+    rules, found = _context(config)
     rows: list[GameRow] = []
     failures: list[Failure] = []
     cell = task.cell
@@ -151,7 +154,7 @@ def play_task(config: TournamentConfig, task: Task) -> TaskResult:
         for index in task.entries:
             entry = config.entries[index]
             try:
-                game, r = play_one(config, cell, entry, k, db, found)
+                game, r = play_one(config, cell, entry, k, rules, found)
             except Exception as exc:  # the game's fault, not the run's: record it, go on
                 failures.append(
                     Failure(
@@ -187,6 +190,6 @@ def play_task(config: TournamentConfig, task: Task) -> TaskResult:
 def replay_game(config: TournamentConfig, cell: Cell, entry: Entry, k: int) -> Game:
     """Game ``k`` of ``cell`` for ``entry`` played again to its end, with its log: the same
     game a worker played (same seed, same bots, same seeds for them)."""
-    db, found = _context(config.plugins)
-    game, _ = play_one(config, cell, entry, k, db, found, log=True)
+    rules, found = _context(config)
+    game, _ = play_one(config, cell, entry, k, rules, found, log=True)
     return game

@@ -51,6 +51,7 @@ from deathangel.errors import DeathAngelError
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
     from deathangel.engine.abilities import Abilities
+    from deathangel.engine.switches import Switches
 
 T = TypeVar("T")
 
@@ -202,7 +203,7 @@ class _OddsEngine(Engine):
         among: Any = None,
     ) -> Generator[Decision, Option, int | None]:
         card = yield from super().slay_one(pos, side, seat, by=by, among=among)
-        if card is not None:
+        if card is not None and card not in pos.swarms[side]:  # slain, not only wounded
             self.slain_count += 1
         return card
 
@@ -604,6 +605,7 @@ def phase_odds(
     db: CardDatabase,
     *,
     abilities: Abilities[Any] | None = None,
+    switches: Switches | None = None,
     limit: int = DEFAULT_LIMIT,
     where: str = "odds",
     memo: bool = True,
@@ -614,13 +616,14 @@ def phase_odds(
 
     ``where`` starts error messages (the scenario's path); ``memo=False`` turns the memos
     off: a checking aid (tests/analysis/test_odds_memo.py compares both), since the answers
-    must not change, only the work, which grows exponentially.
+    must not change, only the work, which grows exponentially. ``abilities`` and ``switches``
+    are a ruleset's (expansions, variants); the base game's by default.
 
     :raises OddsError: when more than ``limit`` positions would be enumerated.
     """
     from deathangel.engine.game import card_table
 
-    table = card_table(db)
+    table = card_table(db, switches)
     root = state.copy()
     root.phase = "genestealer_attack"
     search = _Search(table, _abilities(db, abilities), PHASE_ORDER, limit, where, memo)
@@ -648,6 +651,7 @@ def attack_odds(
     *,
     card: str | None = None,
     abilities: Abilities[Any] | None = None,
+    switches: Switches | None = None,
     limit: int = DEFAULT_LIMIT,
     where: str = "odds",
     memo: bool = True,
@@ -668,7 +672,7 @@ def attack_odds(
     from deathangel.engine.game import card_table
     from deathangel.scenario.build import parse_swarm_ref
 
-    table = card_table(db)
+    table = card_table(db, switches)
     rows = [p.marine.name for p in state.formation]
     if marine not in rows:
         raise OddsError(

@@ -37,6 +37,7 @@ from deathangel.plugins.strategies import (
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
+    from deathangel.engine.ruleset import Ruleset
     from deathangel.players import Player
 
 Z95 = 1.959964
@@ -113,6 +114,7 @@ def play_game(
     strategies: Sequence[Player],
     *,
     db: CardDatabase | None = None,
+    ruleset: Ruleset | None = None,
     names: Sequence[str] | None = None,
     max_decisions: int = MAX_DECISIONS,
 ) -> GameResult:
@@ -120,7 +122,8 @@ def play_game(
 
     Each player is asked ``player.choose(game.observation(seat), decision)`` — or with
     ``None`` for a player that declares it never observes (see :mod:`deathangel.players.base`),
-    which spares a snapshot per decision. The game records forward-model data only when a
+    which spares a snapshot per decision. ``ruleset`` plays it with expansions and variants
+    (:func:`deathangel.plugins.load_ruleset`). The game records forward-model data only when a
     player uses it. A player object may sit at several seats; its ``start_game`` and
     ``end_game`` hooks are called once, with all of its seats. ``names`` (one per seat) name
     the strategies in errors; by default the player's class name is used.
@@ -141,7 +144,7 @@ def play_game(
     started = time.perf_counter()
     try:
         # Nothing here clones the game, so no round checkpoints.
-        game = Game(config, db=db, checkpoints=False, forward=forward)
+        game = Game(config, ruleset=ruleset, db=db, checkpoints=False, forward=forward)
     except ValueError as exc:
         raise DeathAngelError(str(exc)) from None
     return play_out(game, players, names=names, max_decisions=max_decisions, started=started)
@@ -278,6 +281,10 @@ class SimulationSummary:
     mean_decisions: float
     causes: tuple[tuple[str, int], ...] = ()
     """Why the last marine died, with how many defeats each, most common first."""
+    plugins: tuple[tuple[str, str], ...] = ()
+    """Expansions the games were played with, as ``(name, version)``."""
+    variants: tuple[tuple[str, str], ...] = ()
+    """Rule variants the games were played with, as ``(name, value)``."""
 
     @property
     def win_rate(self) -> float:
@@ -304,6 +311,9 @@ class SimulationSummary:
             "mean_locations": self.mean_locations,
             "mean_decisions": self.mean_decisions,
             "causes_of_defeat": {cause: n for cause, n in self.causes},
+            # Only when set: a base-game summary prints the same bytes as before.
+            **({"plugins": dict(self.plugins)} if self.plugins else {}),
+            **({"variants": dict(self.variants)} if self.variants else {}),
         }
 
 
@@ -320,6 +330,7 @@ def simulate(
     *,
     db: CardDatabase | None = None,
     pm: Any = None,
+    ruleset: Ruleset | None = None,
 ) -> SimulationSummary:
     """Play ``games`` games of ``players`` seats, every seat played by ``strategy`` (a
     strategy spec, see :mod:`deathangel.plugins.strategies`), or seat ``s`` by
@@ -327,7 +338,8 @@ def simulate(
 
     Game ``i`` (from 0) is ``GameConfig(players, seed=seed + i)`` with bots from
     :func:`spec_bots`; see the module docstring for why that makes each game reproducible
-    alone.
+    alone. ``ruleset`` plays every game with its expansions and variants, and offers the
+    strategies of its plugins (unless ``pm`` is given).
 
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
         strategy or parameter, or a bot that chooses an illegal option.
@@ -342,10 +354,12 @@ def simulate(
     if len(texts) != players:
         raise DeathAngelError(f"{players} player(s) need {players} strategies, not {len(texts)}")
     specs = [parse_spec(text) for text in texts]
+    if pm is None and ruleset is not None:
+        pm = ruleset.plugin_manager  # the strategies of the plugins the games are played with
     found = strategies(pm)
     for spec in specs:
         spec.make(0, found=found)  # an unknown name or parameter fails before any game
-    if db is None:
+    if db is None and ruleset is None:
         db = default_database()
     names = [spec.text for spec in specs]
     wins = losses = rounds = locations = decisions = 0
@@ -356,6 +370,7 @@ def simulate(
             GameConfig(players, seed=game_seed),
             spec_bots(specs, game_seed, found),
             db=db,
+            ruleset=ruleset,
             names=names,
         )
         wins += result.outcome == "victory"
@@ -378,4 +393,6 @@ def simulate(
         mean_rounds=rounds / games,
         mean_locations=locations / games,
         mean_decisions=decisions / games,
+        plugins=ruleset.plugins if ruleset is not None else (),
+        variants=ruleset.variants if ruleset is not None else (),
     )

@@ -17,6 +17,8 @@ The file::
     players = [1, 2, 3]       # or one number
     teams = ["random"]        # "random", or fixed: "red+blue+green", "red+blue/green+yellow"
     plugins = []              # modules registered as plugins (strategies not installed)
+    with = []                 # installed expansions to play with (deathangel plugins list)
+    variants = []             # their rule variants, "NAME" or "NAME=VALUE"
 
     [[entry]]
     name = "random"           # how reports call it; by default the strategy text
@@ -50,6 +52,7 @@ from attrs import frozen
 
 from deathangel.analysis.simulate import bot_seed
 from deathangel.analysis.stats import SprtDesign
+from deathangel.engine.ruleset import Ruleset
 from deathangel.errors import DeathAngelError
 from deathangel.plugins.strategies import Strategy, StrategySpec, parse_spec, strategies
 
@@ -193,6 +196,22 @@ class TournamentConfig:
     """Modules registered as extra plugins, in the parent and in every worker."""
     files: tuple[tuple[str, str], ...] = ()
     """(path, SHA-256) of each file the entries' parameters name (see :func:`file_digests`)."""
+    expansions: tuple[tuple[str, str], ...] = ()
+    """Installed expansions every game is played with (``with``), as (name, version): a
+    worker with another version refuses to play rather than mix card sets."""
+    variants: tuple[tuple[str, str], ...] = ()
+    """Rule variants every game is played with, as (name, value)."""
+
+    def ruleset(self) -> Ruleset:
+        """The cards, abilities and rule switches the games are played with (the installed
+        expansions checked against the versions recorded).
+
+        :raises DeathAngelError: in one line, for an expansion missing or at another version.
+        """
+        from deathangel.engine.game import GameConfig
+        from deathangel.plugins.ruleset import ruleset_for
+
+        return ruleset_for(GameConfig(1, plugins=self.expansions, variants=self.variants))
 
     def game_seed(self, k: int) -> int:
         return self.seed + k
@@ -216,6 +235,9 @@ class TournamentConfig:
             "sprt": None if self.sprt is None else self.sprt.to_dict(),
             "plugins": list(self.plugins),
             "files": dict(self.files),
+            # Only when set: a base-game tournament's stored config reads as before.
+            **({"with": [list(p) for p in self.expansions]} if self.expansions else {}),
+            **({"variants": [list(v) for v in self.variants]} if self.variants else {}),
         }
 
     def to_json(self) -> str:
@@ -248,6 +270,8 @@ class TournamentConfig:
             sprt=None if sprt is None else SprtDesign(**sprt),
             plugins=tuple(str(p) for p in data.get("plugins", [])),
             files=tuple((str(k), str(v)) for k, v in data.get("files", {}).items()),
+            expansions=tuple((str(n), str(v)) for n, v in data.get("with", [])),
+            variants=tuple((str(n), str(v)) for n, v in data.get("variants", [])),
         )
 
 
@@ -273,16 +297,17 @@ def plugin_modules(names: Iterable[str]) -> list[Any]:
     return modules
 
 
-def found_strategies(plugins: Sequence[str]) -> dict[str, Strategy]:
-    """Every strategy of the installed plugins and of the tournament's plugin modules."""
+def found_strategies(plugins: Sequence[str], with_: Sequence[str] = ()) -> dict[str, Strategy]:
+    """Every strategy of the base game, of the expansions named (``with_``) and of the
+    tournament's plugin modules."""
     from deathangel.plugins.manager import plugin_manager
 
-    return strategies(plugin_manager(extra=plugin_modules(plugins)))
+    return strategies(plugin_manager(with_, extra=plugin_modules(plugins)))
 
 
 # -- reading and building ------------------------------------------------------------------------
 
-_KEYS = {"games", "seed", "players", "teams", "plugins", "entry", "sprt"}
+_KEYS = {"games", "seed", "players", "teams", "plugins", "with", "variants", "entry", "sprt"}
 _ENTRY_KEYS = {"name", "strategy", "seats", "salt"}
 _SPRT_KEYS = {"p0", "p1", "alpha", "beta"}
 
@@ -364,8 +389,11 @@ def build_config(
     raw_teams = data.get("teams", [RANDOM_TEAMS])
     teams = [raw_teams] if isinstance(raw_teams, str) else _list(raw_teams, "teams")
     plugins = [str(p) for p in _list(data.get("plugins", []), f"{where}: plugins")]
-    found = found_strategies(plugins)
-    cells = _cells(counts, [str(t) for t in teams], where)
+    with_ = [str(p) for p in _list(data.get("with", []), f"{where}: with")]
+    variants = [str(v) for v in _list(data.get("variants", []), f"{where}: variants")]
+    rules = _ruleset(with_, variants, where)
+    found = found_strategies(plugins, with_)
+    cells = _cells(counts, [str(t) for t in teams], where, rules)
     entries = _entries(_list(data.get("entry", []), f"{where}: entry"), found, base, where)
     sprt = None
     if data.get("sprt") is not None:
@@ -384,13 +412,32 @@ def build_config(
         except KeyError as exc:
             raise TournamentConfigError(f"{where}: [sprt] needs {exc.args[0]}") from None
     files = tuple(file_digests(entries, found).items())
-    return TournamentConfig(games, seed, tuple(cells), tuple(entries), sprt, tuple(plugins), files)
+    return TournamentConfig(
+        games,
+        seed,
+        tuple(cells),
+        tuple(entries),
+        sprt,
+        tuple(plugins),
+        files,
+        rules.plugins,
+        rules.variants,
+    )
 
 
-def _cells(counts: Sequence[int], teams: Sequence[str], where: str) -> list[Cell]:
-    from deathangel.engine.game import Game, GameConfig, default_database
+def _ruleset(with_: Sequence[str], variants: Sequence[str], where: str) -> Ruleset:
+    """The expansions and variants the games are played with, checked now (before a game)."""
+    from deathangel.plugins.ruleset import load_ruleset
 
-    db = default_database()
+    try:
+        return load_ruleset(with_, variants=variants)
+    except DeathAngelError as exc:
+        raise TournamentConfigError(f"{where}: {exc}") from None
+
+
+def _cells(counts: Sequence[int], teams: Sequence[str], where: str, rules: Ruleset) -> list[Cell]:
+    from deathangel.engine.game import Game, GameConfig
+
     cells: list[Cell] = []
     fixed: dict[str, tuple[tuple[str, ...], ...]] = {}
     for text in teams:
@@ -402,7 +449,12 @@ def _cells(counts: Sequence[int], teams: Sequence[str], where: str) -> list[Cell
                     "tournament does not play"
                 )
             try:  # the engine's own check of colours and teams per seat
-                Game(GameConfig(len(seats), teams=seats), db=db, checkpoints=False, forward=False)
+                Game(
+                    GameConfig(len(seats), teams=seats),
+                    ruleset=rules,
+                    checkpoints=False,
+                    forward=False,
+                )
             except ValueError as exc:
                 raise TournamentConfigError(f"{where}: teams {text!r}: {exc}") from None
             fixed[teams_text(seats)] = seats

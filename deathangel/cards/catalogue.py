@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, get_args
 
-from attrs import frozen
+from attrs import field, frozen
 
-from deathangel.cards.model import LocationAbility
+from deathangel.cards.model import ACTION_KINDS, ActionKind, LocationAbility
 
 ParamKind = Literal["int", "str", "bool", "int_list", "marine", "terrain", "colour", "icon", "side"]
 
@@ -39,11 +39,54 @@ Timing = Literal[
     "terrain",  # a terrain card's activation
     LocationAbility,  # a location's ability on arrival, or through its Control Panel
     "victory",  # a final location's extra victory condition
+    "enemy_slain",  # an enemy type's rule, when a card of that type is slain
 ]
 """Every window of the round where an effect may work; each catalogue entry names one."""
 
 ACTION_TIMINGS: Final[frozenset[Timing]] = frozenset(get_args(ActionTiming))
 """Timings an action card's effect may use; every other kind of card allows exactly one."""
+
+TIMINGS: Final[frozenset[Timing]] = frozenset(get_args(Timing))
+"""Every timing; an entry naming anything else is refused when it is made, so a typo in a
+plugin's declaration can never file an effect in the wrong window."""
+
+ENEMY_TIMINGS: Final[frozenset[Timing]] = frozenset({"enemy_slain"})
+"""Timings an enemy type's rule may use."""
+
+TIMING_KINDS: Final[Mapping[ActionTiming, frozenset[ActionKind]]] = {
+    "support_after": frozenset({"support"}),
+    "move_activate_before": frozenset({"move_activate"}),
+    "move_step": frozenset({"move_activate"}),
+    "activation": frozenset({"move_activate"}),
+    "move_activate_after": frozenset({"move_activate"}),
+    "attack": frozenset({"attack"}),
+    "attack_after": frozenset({"attack"}),
+    "defence": frozenset(ACTION_KINDS),
+    "end_of_event": frozenset(ACTION_KINDS),
+}
+"""Which kinds of action card can carry an effect of each action timing: a window belongs to
+one base action (an Attack card's effect cannot work after a support token is placed); the
+defence and end-of-Event windows come later in the round, whatever the card did."""
+
+PARAM_KINDS: Final[frozenset[str]] = frozenset(get_args(ParamKind))
+"""Every parameter kind the loader can check."""
+
+
+def _check_timing(instance: Any, attribute: Any, value: object) -> None:
+    if value not in TIMINGS:
+        raise ValueError(
+            f"effect {instance.name!r}: unknown timing {value!r}; timings: "
+            + ", ".join(sorted(TIMINGS))
+        )
+
+
+def _check_params(instance: Any, attribute: Any, value: Mapping[str, object]) -> None:
+    for key, kind in value.items():
+        if kind not in PARAM_KINDS:
+            raise ValueError(
+                f"effect {instance.name!r}: parameter {key!r} has unknown kind {kind!r}; "
+                "kinds: " + ", ".join(sorted(PARAM_KINDS))
+            )
 
 
 @frozen
@@ -52,9 +95,9 @@ class EffectSpec:
 
     name: str
     """Name used by card files."""
-    timing: Timing
-    """The window in which the engine applies it."""
-    params: Mapping[str, ParamKind]
+    timing: Timing = field(validator=_check_timing)
+    """The window in which the engine applies it (checked: one of :data:`TIMINGS`)."""
+    params: Mapping[str, ParamKind] = field(validator=_check_params)
     """Required parameters and their kinds; no others are allowed."""
     summary: str
     """One line for modders: what the behaviour does with its parameters."""

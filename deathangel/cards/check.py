@@ -18,13 +18,18 @@ because they need different inputs:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from attrs import frozen
 
-from deathangel.cards.catalogue import ACTION_TIMINGS, EffectCatalogue, Timing
+from deathangel.cards.catalogue import (
+    ENEMY_TIMINGS,
+    TIMING_KINDS,
+    EffectCatalogue,
+    Timing,
+)
 from deathangel.cards.convert import (
     FieldPath,
     Problem,
@@ -35,6 +40,7 @@ from deathangel.cards.convert import (
     _show_path,
 )
 from deathangel.cards.files import SUPPORT_TOKENS_KEY, CardFile
+from deathangel.cards.manifest import CardSource
 from deathangel.cards.model import (
     ACTION_KINDS,
     ICONS,
@@ -44,6 +50,7 @@ from deathangel.cards.model import (
     CardDatabase,
     CombatTeam,
     Effect,
+    Enemy,
     Event,
     GenestealerDeck,
     Location,
@@ -51,6 +58,7 @@ from deathangel.cards.model import (
     Terrain,
     TerrainPlacement,
 )
+from deathangel.errors import CardDataError
 
 _K = TypeVar("_K", str, int)
 
@@ -179,6 +187,18 @@ def _check_event(event: Event) -> Iterator[Problem]:
         yield from _check_icon(event.move.icon, ("move", "icon"))
 
 
+def _check_enemy(enemy: Enemy) -> Iterator[Problem]:
+    if enemy.name in ICONS:
+        yield ("name",), f"an enemy cannot be named like an icon ({_one_of(ICONS)})"
+    if not enemy.icons:
+        yield ("icons",), "an enemy needs at least one icon"
+    for i, icon in enumerate(enemy.icons):
+        yield from _check_icon(icon, ("icons", i))
+    yield from _at_least(enemy.count, 1, ("count",), "count")
+    yield from _at_least(enemy.toughness, 1, ("toughness",), "toughness")
+    yield from _at_least(enemy.weight, 0, ("weight",), "weight")
+
+
 _CARD_CHECKS: Final[Mapping[str, Callable[[Any], Iterator[Problem]]]] = {
     "team": _check_team,
     "brood_lord": _check_brood_lord,
@@ -186,6 +206,7 @@ _CARD_CHECKS: Final[Mapping[str, Callable[[Any], Iterator[Problem]]]] = {
     "setup_location": _check_setup_location,
     "location": _check_location,
     "event": _check_event,
+    "enemy": _check_enemy,
 }
 
 
@@ -298,20 +319,55 @@ def _param_problem(kind: str, value: object, names: Mapping[str, frozenset[str]]
     return f"expected one of {_one_of(choices)}, got {_describe(value)}{_hint(value, choices)}"
 
 
-def build_database(files: Sequence[CardFile], *, catalogue: EffectCatalogue) -> CardDatabase:
+def build_database(
+    files: Sequence[CardFile],
+    *,
+    catalogue: EffectCatalogue,
+    sources: Sequence[CardSource] = (),
+    remove: Collection[str] = (),
+) -> CardDatabase:
     """Merge files, in order, into one database and check everything that spans cards.
 
-    Merging simply concatenates each kind (a plugin adds cards, it does not replace them);
-    genestealer counts add up; ``support_tokens`` may be set once (default
-    :data:`~deathangel.cards.model.SUPPORT_TOKENS`).
+    ``files`` simply add their cards (genestealer counts add up; ``support_tokens`` may be
+    set once, default :data:`~deathangel.cards.model.SUPPORT_TOKENS`). Each of ``sources``
+    (a plugin's files, merged after ``files``) first applies its manifest's joins to the cards
+    before it: ``replace`` takes the named cards out, ``own`` empties that deck. ``remove``
+    then takes named cards out of the merged whole (a rule variant's removals): an Event name
+    removes every copy, a team is named by colour. The checks run on what is left, so a card
+    that still refers to a removed one is reported.
+
+    :raises CardDataError: naming the file (or plugin), card and field of the first problem.
     """
     merged = _Merged()
     for cf in files:
         merged.add(cf)
+    for source in sources:
+        merged.join(source)
+        for cf in source.files:
+            merged.add(cf)
+    if remove:
+        merged.remove(remove)
     names = _check_names(merged)
     _check_references(merged)
     _check_effects(merged, catalogue, names)
     return merged.database()
+
+
+_DECK_ATTRS: Final[Mapping[str, str]] = {
+    "teams": "teams",
+    "events": "events",
+    "locations": "locations",
+    "setup_locations": "setups",
+    "terrain": "terrain",
+    "brood_lords": "lords",
+    "enemies": "enemies",
+}
+"""Manifest deck name -> the :class:`_Merged` list holding that deck's cards."""
+
+
+def _key(card: Any) -> str:
+    """What a manifest or a removal names a card by: a team's colour, any other card's name."""
+    return str(card.color if isinstance(card, CombatTeam) else card.name)
 
 
 class _Merged:
@@ -324,6 +380,7 @@ class _Merged:
         self.setups: list[tuple[SetupLocation, _Origin]] = []
         self.locations: list[tuple[Location, _Origin]] = []
         self.events: list[tuple[Event, _Origin]] = []
+        self.enemies: list[tuple[Enemy, _Origin]] = []
         self.icons: dict[str, int] = {}
         self.support_tokens: tuple[int, Path] | None = None
 
@@ -339,6 +396,7 @@ class _Merged:
         self.setups += [(s, named("setup location", s.name)) for s in cf.setup_locations]
         self.locations += [(loc, named("location", loc.name)) for loc in cf.locations]
         self.events += [(e, named("event", e.name)) for e in cf.events]
+        self.enemies += [(e, named("enemy", e.name)) for e in cf.enemies]
         if cf.genestealers is not None:
             for icon, count in cf.genestealers.icons.items():
                 self.icons[icon] = self.icons.get(icon, 0) + count
@@ -353,6 +411,52 @@ class _Merged:
                 )
             self.support_tokens = (cf.support_tokens, cf.path)
 
+    def join(self, source: CardSource) -> None:
+        """Apply a plugin's manifest to the cards merged before it (its own come after)."""
+        for deck, join in source.joins.items():
+            if join.mode == "add":
+                continue
+            where = f"plugin {source.name!r}: manifest: decks.{deck}"
+            if deck == "genestealers":
+                if join.mode == "own":
+                    self.icons = {}
+                    continue
+                for icon in join.replace:
+                    if icon not in self.icons:
+                        raise CardDataError(
+                            f"{where}: replaces {icon!r}, but no genestealer card with that "
+                            f"icon came before{_hint(icon, self.icons)}"
+                        )
+                    del self.icons[icon]
+                continue
+            cards: list[tuple[Any, _Origin]] = getattr(self, _DECK_ATTRS[deck])
+            if join.mode == "own":
+                cards.clear()
+                continue
+            present = {_key(card) for card, _ in cards}
+            for name in join.replace:
+                if name not in present:
+                    raise CardDataError(
+                        f"{where}: replaces {name!r}, but no card of that name came before "
+                        f"(the base game or an earlier plugin){_hint(name, present)}"
+                    )
+            cards[:] = [(card, o) for card, o in cards if _key(card) not in join.replace]
+
+    def remove(self, names: Collection[str]) -> None:
+        """Take every card called one of ``names`` out, whatever its kind."""
+        found: set[str] = set()
+        for attr in _DECK_ATTRS.values():
+            cards: list[tuple[Any, _Origin]] = getattr(self, attr)
+            kept = [(card, o) for card, o in cards if _key(card) not in names]
+            found.update(_key(card) for card, _ in cards if _key(card) in names)
+            cards[:] = kept
+        missing = [n for n in names if n not in found]
+        if missing:
+            every = {_key(c) for attr in _DECK_ATTRS.values() for c, _ in getattr(self, attr)}
+            raise CardDataError(
+                f"cannot remove {missing[0]!r}: no card has that name{_hint(missing[0], every)}"
+            )
+
     def database(self) -> CardDatabase:
         return CardDatabase(
             teams=tuple(t for t, _ in self.teams),
@@ -365,6 +469,7 @@ class _Merged:
             support_tokens=SUPPORT_TOKENS
             if self.support_tokens is None
             else self.support_tokens[0],
+            enemies=tuple(e for e, _ in self.enemies),
         )
 
 
@@ -378,6 +483,9 @@ def _check_names(merged: _Merged) -> Mapping[str, frozenset[str]]:
     lord_names: dict[str, _Origin] = {}
     for lord, origin in merged.lords:
         _unique(lord_names, lord.name, origin, ("name",), "Brood Lord name")
+    # Enemy cards and Brood Lords share the genestealer labels a player chooses among.
+    for enemy, origin in merged.enemies:
+        _unique(lord_names, enemy.name, origin, ("name",), "enemy or Brood Lord name")
     terrain_names: dict[str, _Origin] = {}
     for card, origin in merged.terrain:
         _unique(terrain_names, card.name, origin, ("name",), "terrain name")
@@ -465,7 +573,13 @@ def _named_effects(merged: _Merged) -> Iterator[_NamedEffect]:
         for a in team.actions:
             if a.effect is not None:
                 inner = _Origin(origin.file, f"action {a.name!r} ({origin.label})")
-                yield a.effect, ACTION_TIMINGS, "an action card", inner, ("effect",)
+                # A window belongs to one base action: an Attack card's effect cannot work
+                # after a support token is placed (it would never run).
+                allowed: frozenset[Timing] = frozenset(
+                    t for t, kinds in TIMING_KINDS.items() if a.kind in kinds
+                )
+                where = f"{_KIND_NOUN[a.kind]} card"
+                yield a.effect, allowed, where, inner, ("effect",)
     for card, origin in merged.terrain:
         if card.effect is not None:
             yield card.effect, frozenset({"terrain"}), "a terrain card", origin, ("effect",)
@@ -477,6 +591,16 @@ def _named_effects(merged: _Merged) -> Iterator[_NamedEffect]:
             yield loc.victory, frozenset({"victory"}), "a victory condition", origin, ("victory",)
     for event, origin in merged.events:
         yield event.effect, frozenset({"event"}), "an event card", origin, ("effect",)
+    for enemy, origin in merged.enemies:
+        if enemy.rule is not None:
+            yield enemy.rule, ENEMY_TIMINGS, "an enemy's rule", origin, ("rule",)
+
+
+_KIND_NOUN: Final[Mapping[str, str]] = {
+    "support": "a Support",
+    "move_activate": "a Move + Activate",
+    "attack": "an Attack",
+}
 
 
 def _check_refs(

@@ -340,6 +340,7 @@ def _as_card_file(cards: CardFile | CardDatabase) -> CardFile:
         setup_locations=cards.setup_locations,
         locations=cards.locations,
         events=cards.events,
+        enemies=cards.enemies,
         genestealers=cards.genestealers if cards.genestealers.icons else None,
         support_tokens=cards.support_tokens,
     )

@@ -5,6 +5,7 @@ whose top-level keys are any of
 
 - ``[[team]]`` with ``[[team.marine]]`` and ``[[team.action]]`` - combat teams;
 - ``[[brood_lord]]``, ``[[terrain]]``, ``[[setup_location]]``, ``[[location]]``, ``[[event]]``;
+- ``[[enemy]]`` - an expansion's new enemy types, shuffled into the Genestealer deck;
 - ``[genestealers]`` with an ``icons`` table (counts from several files add up, so an
   expansion can add genestealer cards);
 - ``support_tokens`` - the size of the support-token supply, set by at most one file.
@@ -31,6 +32,7 @@ from attrs import field, frozen
 from deathangel.cards.model import (
     BroodLord,
     CombatTeam,
+    Enemy,
     Event,
     GenestealerDeck,
     Location,
@@ -57,6 +59,7 @@ SECTIONS: Final[tuple[_Section, ...]] = (
     _Section("setup_location", "setup_locations", SetupLocation, "setup location"),
     _Section("location", "locations", Location, "location"),
     _Section("event", "events", Event, "event"),
+    _Section("enemy", "enemies", Enemy, "enemy"),
 )
 """Card arrays a file may hold, in the order they are checked and dumped."""
 
@@ -99,5 +102,6 @@ class CardFile:
     setup_locations: tuple[SetupLocation, ...] = ()
     locations: tuple[Location, ...] = ()
     events: tuple[Event, ...] = ()
+    enemies: tuple[Enemy, ...] = ()
     genestealers: GenestealerDeck | None = None
     support_tokens: int | None = None

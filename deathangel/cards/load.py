@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ from deathangel.cards.files import (
     CardFile,
     _Section,
 )
+from deathangel.cards.manifest import CardSource, Join
 from deathangel.cards.model import CardDatabase, GenestealerDeck
 from deathangel.errors import CardDataError
 
@@ -235,17 +236,34 @@ def base_card_dir() -> Path:
 
 
 def load_database(
-    dirs: Sequence[Path], *, catalogue: EffectCatalogue | None = None
+    dirs: Sequence[Path],
+    *,
+    catalogue: EffectCatalogue | None = None,
+    sources: Sequence[CardSource] = (),
+    remove: Collection[str] = (),
 ) -> CardDatabase:
     """Load and check every card file of ``dirs`` against ``catalogue`` (default: the base
-    game's effects). Plugins' cards and effects are gathered by
-    :func:`deathangel.plugins.ruleset.load_ruleset`.
+    game's effects), then merge each of ``sources`` (plugins' cards, read by
+    :func:`read_source`) as its manifest says, and take out the cards named in ``remove``.
+    Plugins' cards and effects are gathered by :func:`deathangel.plugins.ruleset.load_ruleset`.
 
     :raises CardDataError: on the first problem, naming file, card and field.
     """
     if catalogue is None:
         catalogue = EffectCatalogue(BASE_EFFECTS)
-    return build_database([read_file(p) for p in card_files(dirs)], catalogue=catalogue)
+    return build_database(
+        [read_file(p) for p in card_files(dirs)],
+        catalogue=catalogue,
+        sources=sources,
+        remove=remove,
+    )
+
+
+def read_source(
+    name: str, dirs: Sequence[Path], joins: Mapping[str, Join] | None = None
+) -> CardSource:
+    """Read one plugin's card directories (each file on its own, as :func:`read_file`)."""
+    return CardSource(name, tuple(read_file(p) for p in card_files(dirs)), dict(joins or {}))
 
 
 @functools.lru_cache(maxsize=1)

@@ -97,6 +97,34 @@ class BroodLord:
 
 
 @frozen
+class Enemy:
+    """A new kind of enemy card (an expansion's): ``count`` copies join the Genestealer deck.
+
+    Enemy cards are dealt into blip piles, spawn, move and are discarded exactly like
+    genestealers (they *are* genestealer cards to every rule that does not name them). What
+    sets them apart is data: how many hits slay one, how much it weighs in its swarm's
+    attack, and optionally a rule of its own (an effect with an enemy timing).
+    """
+
+    name: str
+    """Unique name, e.g. ``"Tunnel Burrower"``; its cards are labelled ``NAME-1``, ``NAME-2``..."""
+    icons: tuple[str, ...]
+    """Movement icons (one or more of :data:`ICONS`): a move box naming one moves its swarm."""
+    count: int
+    """How many copies are shuffled into the Genestealer deck."""
+    text: str = ""
+    """What sets it apart, in our own words, shown to players."""
+    toughness: int = 1
+    """Hits needed to slay one: each slay aimed at it is one hit; a card with hits left keeps
+    a wound mark until it is slain or leaves the formation (RULES §14.2 still applies)."""
+    weight: int = 1
+    """How many genestealers it counts as for its swarm's attack (RULES §7: the marine is
+    slain when the roll is at most the swarm's size)."""
+    rule: Effect | None = None
+    """A rule of its own: an effect with an enemy timing (``enemy_slain``)."""
+
+
+@frozen
 class GenestealerDeck:
     """How many genestealer cards of each icon make up the deck."""
 
@@ -244,6 +272,8 @@ class CardDatabase:
     """Distinct event cards (each with its ``copies``)."""
     support_tokens: int = SUPPORT_TOKENS
     """Size of the common support-token supply (RULES §1)."""
+    enemies: tuple[Enemy, ...] = ()
+    """Expansions' enemy types, each shuffled into the Genestealer deck ``count`` times."""
 
     def team(self, color: str) -> CombatTeam:
         """The team of that colour; ``KeyError`` naming it if absent."""
@@ -272,6 +302,7 @@ class CardDatabase:
             "marines": sum(len(t.marines) for t in self.teams),
             "actions": sum(len(t.actions) for t in self.teams),
             "genestealers": sum(self.genestealers.icons.values()),
+            **({"enemies": sum(e.count for e in self.enemies)} if self.enemies else {}),
             "brood_lords": len(self.brood_lords),
             "events": sum(e.copies for e in self.events),
             "locations": len(self.setup_locations) + len(self.locations),

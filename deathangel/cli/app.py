@@ -12,6 +12,7 @@ from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
 from deathangel.cli.odds import odds_cli
 from deathangel.cli.play import play_cli
+from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
 from deathangel.cli.report import report_cli
 from deathangel.cli.scenario import scenario_app
@@ -51,6 +52,7 @@ def _root(
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
+app.add_typer(plugins_app, name="plugins")
 app.command("odds")(odds_cli)
 app.command("simulate")(simulate_cli)
 app.command("bench")(bench_cli)

@@ -49,38 +49,109 @@ class Kind(StrEnum):
 # -- plain functions ---------------------------------------------------------------------------
 
 
-def _load(dirs: Sequence[Path] | None) -> CardDatabase:
-    from deathangel.cards.load import load_database
-    from deathangel.plugins.manager import plugin_manager
-    from deathangel.plugins.ruleset import plugin_card_dirs, plugin_catalogue
+def _load(
+    dirs: Sequence[Path] | None,
+    with_: Sequence[str] = (),
+    paths: Sequence[Path] = (),
+) -> CardDatabase:
+    """``dirs`` alone; else the base game with the plugins named in ``with_``, and the card
+    files at ``paths`` (directories or files) checked with them.
 
-    for folder in dirs or ():
+    With ``paths`` and plugins named, ``paths`` stand in for the card files of the last
+    plugin named (the one being written: its installed files may be an older copy), with
+    its manifest's deck joins; its effects must all be implemented.
+    """
+    from deathangel.cards.load import load_database, read_file, read_source
+    from deathangel.cards.manifest import CardSource, Join
+    from deathangel.engine.effects.dispatch import CardAbilities
+    from deathangel.plugins.manager import plugin_manager
+    from deathangel.plugins.ruleset import card_sources, plugin_catalogue, plugin_implementations
+
+    for folder in [*(dirs or ()), *paths]:
         # An empty folder is a mistyped path far more often than an empty expansion.
         if folder.is_dir() and not any(folder.glob("*.toml")):
             raise CardDataError(f"{folder}: no card files found (no *.toml file in it)")
-    pm = plugin_manager()
-    return load_database(list(dirs or ()) or plugin_card_dirs(pm), catalogue=plugin_catalogue(pm))
+    pm = plugin_manager(list(with_))
+    catalogue = plugin_catalogue(pm)
+    if dirs:
+        return load_database(list(dirs), catalogue=catalogue)
+    sources = card_sources(pm)
+    if paths:
+        joins: dict[str, Join] = {}
+        if with_:
+            stand_in = sources.pop()
+            joins = dict(stand_in.joins)
+        for path in paths:
+            if path.is_dir():
+                sources.append(read_source(str(path), [path], joins))
+            else:
+                sources.append(CardSource(str(path), (read_file(path),), joins))
+    db = load_database([], catalogue=catalogue, sources=sources)
+    if with_:
+        # Every effect a card names must be implemented, with its timing's arguments.
+        implementations, owners = plugin_implementations(pm)
+        CardAbilities.with_implementations(db, catalogue, implementations, owners)
+    return db
 
 
-def list_cards(*, kind: str | None = None, dirs: Sequence[Path] | None = None) -> list[CardRow]:
-    """Load the cards (base game and plugins, or only ``dirs``) and list them."""
-    return card_rows(_load(dirs), kind=kind)
+def list_cards(
+    *, kind: str | None = None, dirs: Sequence[Path] | None = None, with_: Sequence[str] = ()
+) -> list[CardRow]:
+    """Load the cards (the base game and the plugins named, or only ``dirs``) and list them."""
+    return card_rows(_load(dirs, with_), kind=kind)
 
 
-def show_card(*, name: str, dirs: Sequence[Path] | None = None) -> list[CardFacts]:
-    """Every card called ``name`` in the base game and plugins (or ``dirs``).
+def show_card(
+    *, name: str, dirs: Sequence[Path] | None = None, with_: Sequence[str] = ()
+) -> list[CardFacts]:
+    """Every card called ``name`` in the base game and the plugins named (or ``dirs``).
 
     :raises UnknownCardError: if none is, naming close matches.
     """
-    return find_facts(_load(dirs), name)
+    return find_facts(_load(dirs, with_), name)
 
 
-def validate_cards(*, dirs: Sequence[Path] | None = None) -> dict[str, int]:
+def validate_cards(
+    *,
+    dirs: Sequence[Path] | None = None,
+    paths: Sequence[Path] = (),
+    with_: Sequence[str] = (),
+) -> dict[str, int]:
     """Load and fully check the cards; return the count of each kind (copies included).
+
+    With ``paths`` (a plugin's card directories or files) those are checked on top of the
+    base game and the plugins named in ``with_`` — their references may point into them,
+    their effects may be declared by them; they stand in for the last named plugin's own
+    cards — and the counts are those of ``paths`` alone.
 
     :raises CardDataError: naming file, card and field of the first problem.
     """
-    return _load(dirs).counts()
+    db = _load(dirs, with_, paths)
+    return _own_counts(paths) if paths else db.counts()
+
+
+def _own_counts(paths: Sequence[Path]) -> dict[str, int]:
+    """Cards of each kind in the files at ``paths`` (already checked)."""
+    from deathangel.cards.files import SECTIONS
+    from deathangel.cards.load import card_files, read_file
+
+    files = [read_file(f) for p in paths for f in (card_files([p]) if p.is_dir() else [p])]
+    counts: dict[str, int] = {}
+    for section in SECTIONS:
+        items = [card for cf in files for card in getattr(cf, section.attr)]
+        if section.attr == "teams":
+            counts["marines"] = sum(len(t.marines) for t in items)
+            counts["actions"] = sum(len(t.actions) for t in items)
+        elif section.attr == "events":
+            counts["events"] = sum(e.copies for e in items)
+        elif section.attr == "enemies":
+            counts["enemies"] = sum(e.count for e in items)
+        else:
+            counts[section.attr] = len(items)
+    counts["genestealers"] = sum(
+        sum(cf.genestealers.icons.values()) for cf in files if cf.genestealers
+    )
+    return {kind: n for kind, n in counts.items() if n}
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -94,6 +165,12 @@ DirsOption = Annotated[
         file_okay=False,
     ),
 ]
+WithCards = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--with", help="Include the installed plugin NAME's cards and effects (repeatable)."
+    ),
+]
 
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -104,9 +181,10 @@ def list_cli(
     kind: Annotated[Kind | None, typer.Option("--kind", "-k", help="Only this kind.")] = None,
     dirs: DirsOption = None,
     as_json: JsonOption = False,
+    with_: WithCards = None,
 ) -> None:
     """List cards with their key facts (--json: a list of {kind, name, facts})."""
-    rows = list_cards(kind=kind.value if kind else None, dirs=dirs)
+    rows = list_cards(kind=kind.value if kind else None, dirs=dirs, with_=with_ or ())
     if as_json:
         typer.echo(json.dumps([row._asdict() for row in rows], ensure_ascii=False))
         return
@@ -121,10 +199,11 @@ def show_cli(
     name: Annotated[str, typer.Argument(help="Card name (case-insensitive).")],
     dirs: DirsOption = None,
     as_json: JsonOption = False,
+    with_: WithCards = None,
 ) -> None:
     """Show every fact of a card (--json: a list, one object per card of that name)."""
     try:
-        cards = show_card(name=name, dirs=dirs)
+        cards = show_card(name=name, dirs=dirs, with_=with_ or ())
     except UnknownCardError as exc:
         from deathangel.tui.saves import command
 
@@ -152,7 +231,17 @@ def show_cli(
 
 @cards_app.command("validate")
 def validate_cli(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="A plugin's card directories or files, checked on top of the base game; with "
+            "--with NAME they stand in for NAME's installed cards, checked against its "
+            "effects. Their own cards are counted.",
+            exists=True,
+        ),
+    ] = None,
     dirs: DirsOption = None,
+    with_: WithCards = None,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -165,7 +254,7 @@ def validate_cli(
     Any problem is reported as one line naming file, card and field, with exit code 1.
     """
     try:
-        counts = validate_cards(dirs=dirs)
+        counts = validate_cards(dirs=dirs, paths=paths or (), with_=with_ or ())
     except DeathAngelError as exc:
         if not as_json:
             raise

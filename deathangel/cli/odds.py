@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption, scenario_ruleset
 from deathangel.errors import DeathAngelError
 
 LIMIT_DEFAULT = 2_000_000
@@ -34,6 +35,8 @@ def odds_cli(
     limit: Annotated[
         int, typer.Option("--limit", help="Give up after enumerating this many positions.")
     ] = LIMIT_DEFAULT,
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
     """Exact odds of the Genestealer Attack phase, or of one attack, for a scenario.
 
@@ -47,18 +50,23 @@ def odds_cli(
         raise DeathAngelError(f"--limit must be at least 1, not {limit}")
     # Imported here so that other commands do not pay for the engine at start-up.
     from deathangel.analysis.odds import attack_odds, format_attack, format_phase, phase_odds
-    from deathangel.engine.game import default_database
     from deathangel.scenario import load_scenario, scenario_state
+    from deathangel.scenario.file import read_scenario_file
 
-    db = default_database()
+    # The scenario's own plugins and variants, then those of the options.
+    rules = scenario_ruleset(read_scenario_file(scenario), with_, variant)
+    db = rules.db
     sc = load_scenario(scenario, db=db)
     state = scenario_state(sc, db)
+    ab, switches = rules.abilities, rules.switches
     if attack is not None and target is not None:
-        result = attack_odds(state, db, attack, target, limit=limit, where=scenario)
+        result = attack_odds(
+            state, db, attack, target, limit=limit, where=scenario, abilities=ab, switches=switches
+        )
         data = result.to_dict()
         lines = format_attack(result)
     else:
-        phase = phase_odds(state, db, limit=limit, where=scenario)
+        phase = phase_odds(state, db, limit=limit, where=scenario, abilities=ab, switches=switches)
         data = phase.to_dict()
         lines = format_phase(phase)
     if as_json:

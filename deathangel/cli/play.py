@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.errors import DeathAngelError
 
 
@@ -103,6 +104,8 @@ def play_cli(
         int | None,
         typer.Option("--handicap", help="Support tokens each marine starts with (house rule)."),
     ] = None,
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
     """Play Space Hulk: Death Angel at this terminal.
 
@@ -121,6 +124,11 @@ def play_cli(
 
     console = terminal_console()
     answers = answers_for(console, input_file, sys.stdin)
+    if resume is not None and (with_ or variant):
+        # A save names its own plugins and variants; resuming rebuilds exactly those.
+        raise DeathAngelError(
+            "--with and --variant cannot change a resumed game (it keeps its own)"
+        )
     try:
         result = play(
             console=console,
@@ -133,6 +141,7 @@ def play_cli(
             save=save,
             resume=resume,
             force=force,
+            ruleset=ruleset_of(with_, variant),
         )
     except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
         typer.echo("\nStopped before the game began.")

@@ -13,19 +13,24 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
     from deathangel.analysis.simulate import SimulationSummary
+    from deathangel.engine.ruleset import Ruleset
 
 
 def format_summary(summary: SimulationSummary) -> list[str]:
     """The summary as the text lines the command prints."""
     lo, hi = summary.win_rate_ci95
+    played = [f"{n} {v}" for n, v in summary.plugins]
+    played += [f"{n}={v}" if v else n for n, v in summary.variants]
     return [
         f"{summary.games} game(s), {summary.players} player(s), strategy {summary.strategy!r}, "
         f"seeds {summary.seed}..{summary.seed + summary.games - 1}",
+        *([f"played with:             {', '.join(played)}"] if played else []),
         f"wins:                    {summary.wins}",
         f"losses:                  {summary.losses}",
         f"win rate:                {summary.win_rate:.2%} "
@@ -42,13 +47,18 @@ def _causes(summary: SimulationSummary, top: int = 4) -> str:
 
 
 def _run(
-    players: int, games: int, seed: int, strategy: str | list[str], show_progress: bool
+    players: int,
+    games: int,
+    seed: int,
+    strategy: str | list[str],
+    show_progress: bool,
+    ruleset: Ruleset | None = None,
 ) -> SimulationSummary:
     # Imported here so that other commands do not pay for the engine at start-up.
     from deathangel.analysis.simulate import simulate
 
     if not show_progress:
-        return simulate(players, games, seed, strategy)
+        return simulate(players, games, seed, strategy, ruleset=ruleset)
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -71,7 +81,7 @@ def _run(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done)
 
-        return simulate(players, games, seed, strategy, advance)
+        return simulate(players, games, seed, strategy, advance, ruleset=ruleset)
 
 
 def simulate_cli(
@@ -91,6 +101,8 @@ def simulate_cli(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as one JSON object.")
     ] = False,
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
     """Play complete bot games and report how often the marines win.
 
@@ -111,7 +123,9 @@ def simulate_cli(
             f"not {len(specs)} times"
         )
     show_progress = not as_json and sys.stderr.isatty()
-    summary = _run(players, games, seed, specs[0] if len(specs) == 1 else specs, show_progress)
+    ruleset = ruleset_of(with_, variant)
+    strategies = specs[0] if len(specs) == 1 else specs
+    summary = _run(players, games, seed, strategies, show_progress, ruleset)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
         return

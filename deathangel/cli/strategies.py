@@ -1,8 +1,10 @@
-"""``deathangel strategies``: the strategies a seat can be given, from the base game and plugins."""
+"""``deathangel strategies``: the strategies a seat can be given, from the base game and the
+plugins named with ``--with``."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -14,8 +16,10 @@ strategies_app = typer.Typer(
 )
 
 
-def strategy_rows() -> list[dict[str, Any]]:
-    """Every strategy as data: name, plugin, summary, parameters (name, kind, default, help)."""
+def strategy_rows(with_: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Every strategy as data: name, plugin, summary, parameters (name, kind, default, help);
+    the base game's and those of the plugins named in ``with_``."""
+    from deathangel.plugins.manager import plugin_manager
     from deathangel.plugins.strategies import strategies
 
     return [
@@ -28,7 +32,7 @@ def strategy_rows() -> list[dict[str, Any]]:
                 for p in s.parameters
             ],
         }
-        for s in strategies().values()
+        for s in strategies(plugin_manager(list(with_))).values()
     ]
 
 
@@ -39,9 +43,13 @@ def _plain(value: Any) -> Any:
 @strategies_app.command("list")
 def list_cli(
     as_json: Annotated[bool, typer.Option("--json", help="Print them as JSON.")] = False,
+    with_: Annotated[
+        list[str] | None,
+        typer.Option("--with", help="Include the strategies of the installed plugin NAME."),
+    ] = None,
 ) -> None:
     """List every strategy: name, one line, parameters (give them as NAME:key=value,...)."""
-    rows = strategy_rows()
+    rows = strategy_rows(with_ or ())
     if as_json:
         typer.echo(json.dumps(rows, indent=1))
         return

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from deathangel.cli.expansions import VariantOption, WithOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ def tournament_data(
     alpha: float,
     beta: float,
     plugins: list[str] | None,
+    with_: list[str] | None = None,
+    variants: list[str] | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """The file's tables with the flags laid over them, and the folder specs are read from."""
     from deathangel.analysis.tournament import read_config_file
@@ -80,6 +83,10 @@ def tournament_data(
         data["sprt"] = {"p0": sprt[0], "p1": sprt[1], "alpha": alpha, "beta": beta}
     if plugins:
         data["plugins"] = [*data.get("plugins", []), *plugins]
+    if with_:
+        data["with"] = list(dict.fromkeys([*data.get("with", []), *with_]))
+    if variants:
+        data["variants"] = list(dict.fromkeys([*data.get("variants", []), *variants]))
     return data, base
 
 
@@ -166,6 +173,8 @@ def tournament_cli(
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+    with_: WithOption = None,
+    variant: VariantOption = None,
 ) -> None:
     """Play a tournament: every entry on the same seeds in every cell, each game stored.
 
@@ -187,6 +196,8 @@ def tournament_cli(
         alpha=alpha,
         beta=beta,
         plugins=plugin,
+        with_=with_,
+        variants=variant,
     )
     where = str(config_file) if config_file is not None else "tournament"
     config = build_config(data, base=base, where=where)

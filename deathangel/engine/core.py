@@ -14,12 +14,46 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import deathangel.engine.decisions as d
-from deathangel.cards.model import Event, SpawnBox
+from deathangel.cards.model import CardDatabase, Event, SpawnBox
 from deathangel.engine.abilities import Abilities
 from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Flow, Option
 from deathangel.engine.formation import remove_row
 from deathangel.engine.randomness import Die, Roll, Streams
 from deathangel.engine.state import LEFT, RIGHT, SIDES, CardTable, GameState, MarineState, Position
+
+
+def check_start_tokens(db: CardDatabase, tokens: int, marines: int) -> None:
+    """Refuse starting tokens the supply cannot give every marine (``ValueError``)."""
+    if tokens < 0 or tokens * marines > db.support_tokens:
+        raise ValueError(
+            f"a handicap of {tokens} token(s) for {marines} marines "
+            f"exceeds the supply of {db.support_tokens}"
+        )
+
+
+def deal_marines(st: GameState, db: CardDatabase, streams: Streams, tokens: int) -> None:
+    """RULES §3 steps 4–6 for the state's seats: the chosen teams' marines shuffled and dealt
+    top to bottom, the top half facing left; each with ``tokens`` support tokens from the
+    supply (the handicap house rule).
+
+    :raises ValueError: for more starting tokens than the supply holds.
+    """
+    st.team_seat = {team: seat for seat, teams in enumerate(st.seats, start=1) for team in teams}
+    marines = [
+        MarineState(m.name, team, m.range, LEFT)
+        for teams in st.seats
+        for team in teams
+        for m in db.team(team).marines
+    ]
+    streams.shuffle("setup", marines)
+    half = len(marines) // 2
+    for i, marine in enumerate(marines):
+        marine.facing = LEFT if i < half else RIGHT
+    st.formation = [Position(m) for m in marines]
+    check_start_tokens(db, tokens, len(marines))
+    for marine in marines:
+        marine.tokens = tokens
+    st.supply = db.support_tokens - tokens * len(marines)
 
 
 class GameOver(Exception):
@@ -62,6 +96,9 @@ class EngineBase:
         simulations and tournaments (not part of the state: a clone starts it anew)."""
         self.faces: list[int] | None = None
         """Every die face rolled, in order; ``None`` = not recorded (see :attr:`revealed`)."""
+        self.defence_margin = table.switches.defence_margin
+        """A rule switch read once (RULES §7 with a variant): a plain attribute, because the
+        Genestealer Attack phase reads it at every defence roll."""
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -186,7 +223,7 @@ class EngineBase:
             seat = self.state.team_seat[marine.team]
             options = (REROLL_OPTION, KEEP_OPTION)
             while marine.tokens:
-                choice = yield Decision(seat, d.REROLL, options, f"{reason}: rolled {faces[-1]}")
+                choice = yield Decision(seat, d.REROLL, options, d.reroll_prompt(reason, faces[-1]))
                 if choice.verb != "reroll":
                     break
                 marine.tokens -= 1
@@ -218,8 +255,13 @@ class EngineBase:
     ) -> Generator[Decision, Option, int | None]:
         """Slay one genestealer of the swarm at ``pos``/``side`` (only from ``among`` if
         given), the player of ``seat`` choosing among cards that differ; Brood Lords only once
-        no normal one is left (§14.2, §14.3). A protected swarm loses nothing. Returns the
-        card slain, or ``None``. ``by`` names the marine who slew it, if one did."""
+        no normal one is left (§14.2, §14.3). A protected swarm loses nothing. ``by`` names the
+        marine who slew it, if one did.
+
+        Returns the card hit, or ``None`` when none could be. An enemy card that needs more
+        hits than it has taken is only wounded: it stays in the swarm with one more wound
+        (``card in pos.swarms[side]`` tells the two apart); every other hit slays.
+        """
         swarm = pos.swarms[side]
         if not swarm or self.is_protected(swarm):
             return None
@@ -231,18 +273,35 @@ class EngineBase:
             return None
         card = candidates[0]
         if len(candidates) > 1:
-            distinct = self.table.distinct(candidates)
+            distinct = self.table.distinct(candidates, self.state.wounds)
             if len(distinct) > 1:
                 labels = self.table.gs_labels
                 options = [Option("slay", (labels[c],)) for c in distinct]
                 choice = yield from self.ask(seat, d.SLAY, options, "choose the genestealer slain")
                 card = self.table.gs_by_label[choice.text("genestealer")]
+        toughness = self.table.gs_toughness
+        if toughness is not None and toughness[card] > 1:
+            st = self.state
+            hits = st.wounds.get(card, 0) + 1
+            if hits < toughness[card]:
+                st.wounds = {**st.wounds, card: hits}
+                self.note(
+                    f"{self.table.gs_labels[card]} is wounded ({hits} of {toughness[card]} hits)"
+                )
+                return card
         swarm.remove(card)
         self.note(f"{self.table.gs_labels[card]} is slain")
         self.discard_genestealers([card])
         yield from self.abilities.genestealer_slain(self, card, by)
         self.check_end()
         return card
+
+    def heal(self, cards: Sequence[int]) -> None:
+        """Clear the wounds of cards leaving the formation (discarded, or shuffled into a
+        blip pile): a mark lasts only while its card is in play."""
+        wounds = self.state.wounds
+        if wounds and any(c in wounds for c in cards):
+            self.state.wounds = {c: n for c, n in wounds.items() if c not in cards}
 
     def spread_protection(self) -> None:
         """A Power Field covers every card that has joined its swarm (FAQ): after anything
@@ -271,6 +330,8 @@ class EngineBase:
         st = self.state
         if slain:
             self.genestealers_slain += len(cards)
+        if st.wounds:
+            self.heal(cards)
         for card in cards:
             st.protected.discard(card)
             if not self.table.is_brood_lord(card):

@@ -8,6 +8,7 @@ menu, ``repr`` rebuilds the value, and :meth:`Option.code` is the JSON form save
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator, Sequence
 from typing import Any, TypeVar, overload
 
@@ -33,6 +34,7 @@ TARGET_PILE = "target_pile"
 TARGET_TEAM = "target_team"
 TARGET_TERRAIN = "target_terrain"
 CHOOSE = "choose"
+CHOOSE_TEAM = "choose_team"
 
 KIND_HELP: dict[str, str] = {
     CHOOSE_ACTION: "Choose this team's action card for the round (face down).",
@@ -52,6 +54,7 @@ KIND_HELP: dict[str, str] = {
     TARGET_TEAM: "Choose a combat team.",
     TARGET_TERRAIN: "Choose a terrain card, or a place for one.",
     CHOOSE: "Choose how to use an ability (or not to).",
+    CHOOSE_TEAM: "Choose a combat team to play this game (teams are chosen, not dealt).",
 }
 
 
@@ -117,6 +120,57 @@ _DESCRIPTIONS: dict[str, str] = {
     "done": "done",
 }
 """How :class:`Option` reads in a menu, by verb (the arguments by name)."""
+
+
+def attack_reason(marine: str, side: int, row: int) -> str:
+    """Why an attack roll is made (RULES §6.3): the log's words and its reroll question's."""
+    return f"{marine} attacks the {SIDES[side]} swarm at position {row + 1}"
+
+
+def defence_reason(marine: str, side: int, count: int) -> str:
+    """Why a defence roll is made (RULES §7): the log's words and its reroll question's."""
+    if count == 1:
+        return f"1 genestealer on the {SIDES[side]} attacks {marine}"
+    return f"{count} genestealers on the {SIDES[side]} attack {marine}"
+
+
+def reroll_prompt(reason: str, face: int) -> str:
+    """The question a reroll decision asks: why the die was rolled and what it shows."""
+    return f"{reason}: rolled {face}"
+
+
+_ROLL_PROMPT = re.compile(
+    r"^(?:(?P<attacker>.+) attacks the (?P<target>left|right) swarm at position \d+"
+    r"|(?P<count>\d+) genestealers? on the (?P<side>left|right) attacks? (?P<marine>.+))"
+    r": rolled (?P<face>\d+)$"
+)
+
+
+@frozen
+class RollQuestion:
+    """A reroll decision's question read back: which roll, by or on whom, showing what.
+    Bots read this instead of parsing the words themselves, so the wording has one source."""
+
+    what: str
+    """``"attack"`` (a marine attacks a swarm) or ``"defence"`` (a swarm attacks him)."""
+    marine: str
+    side: int
+    """The swarm's side, 0 left or 1 right."""
+    count: int
+    """Genestealer cards in the attacking swarm (0 for an attack)."""
+    face: int
+    """The face the die shows."""
+
+
+def read_reroll_prompt(prompt: str) -> RollQuestion | None:
+    """The attack or defence roll a reroll question is about (``None`` for other rolls)."""
+    m = _ROLL_PROMPT.match(prompt)
+    if m is None:
+        return None
+    face = int(m["face"])
+    if m["attacker"] is not None:
+        return RollQuestion("attack", m["attacker"], SIDES.index(m["target"]), 0, face)
+    return RollQuestion("defence", m["marine"], SIDES.index(m["side"]), int(m["count"]), face)
 
 
 @frozen(repr=False)

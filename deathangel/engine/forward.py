@@ -157,7 +157,12 @@ def deal_hidden(
         if setup is None or left > len(setup.location_deck):
             raise ForwardModelError(f"a location deck of {left} cards cannot be rebuilt")
         chosen = []
-        for deck in setup.location_deck[len(setup.location_deck) - left :]:
+        final = table.switches.final_location
+        for k, deck in enumerate(setup.location_deck[len(setup.location_deck) - left :]):
+            if final is not None and k == left - 1:
+                # A variant named the final location before the game: everyone knows it.
+                chosen.append(table.location_by_name[final])
+                continue
             candidates = [i for i in table.locations_in_deck[deck] if i != state.location]
             chosen.append(candidates[int(rng.random() * len(candidates))])
         state.location_deck = chosen[::-1]  # top card last

@@ -17,10 +17,11 @@ from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from deathangel.cards.model import CardDatabase
 from deathangel.engine.abilities import Abilities
+from deathangel.engine.core import check_start_tokens, deal_marines
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.lasting import from_code
 from deathangel.engine.observation import (
@@ -33,17 +34,15 @@ from deathangel.engine.observation import (
 )
 from deathangel.engine.randomness import Die, Streams
 from deathangel.engine.rounds import Engine
+from deathangel.engine.ruleset import PluginVersions, Ruleset, VariantChoices
 from deathangel.engine.state import (
-    LEFT,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYER_COUNTS,
-    RIGHT,
     CardTable,
     GameState,
-    MarineState,
-    Position,
 )
+from deathangel.engine.switches import Switches
 from deathangel.errors import DeathAngelError, IllegalChoiceError, SaveFileError
 from deathangel.version import __version__
 
@@ -55,6 +54,13 @@ def _teams_converter(value: Any) -> tuple[tuple[str, ...], ...] | None:
     if value is None:
         return None
     return tuple(tuple(seat) for seat in value)
+
+
+def _pairs_converter(value: Any) -> tuple[tuple[str, str], ...]:
+    """``[["hive", "1.0"]]`` (JSON) or a mapping ``{"hive": "1.0"}`` -> a tuple of pairs."""
+    if isinstance(value, Mapping):
+        value = value.items()
+    return tuple((str(name), str(text)) for name, text in value)
 
 
 @frozen
@@ -69,25 +75,69 @@ class GameConfig:
     """Team colours for each seat; ``None`` deals teams at random from the seed."""
     handicap: int = 0
     """Support tokens each marine starts with, taken from the supply (house rule, §3)."""
+    plugins: PluginVersions = field(default=(), converter=_pairs_converter)
+    """Expansions the game is played with, as ``(name, version)``: a save names what it
+    needs, so resuming without them (or with other versions) is refused, never a silent
+    change of cards."""
+    variants: VariantChoices = field(default=(), converter=_pairs_converter)
+    """Rule variants the game is played with, as ``(name, value)``."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "players": self.players,
             "seed": self.seed,
             "teams": None if self.teams is None else [list(t) for t in self.teams],
             "handicap": self.handicap,
         }
+        # Written only when set: a base game's save keeps the form older engines read.
+        if self.plugins:
+            data["plugins"] = [list(p) for p in self.plugins]
+        if self.variants:
+            data["variants"] = [list(v) for v in self.variants]
+        return data
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> GameConfig:
+        """The config :meth:`to_dict` wrote; ``KeyError``/``TypeError``/``ValueError`` when
+        malformed."""
+        for key in ("plugins", "variants"):
+            pairs = raw.get(key, [])
+            if not isinstance(pairs, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                for p in pairs
+            ):
+                raise ValueError(f"{key} must be a list of [name, text] pairs")
+        return cls(
+            players=int(raw["players"]),
+            seed=int(raw["seed"]),
+            teams=raw.get("teams"),
+            handicap=int(raw.get("handicap", 0)),
+            plugins=raw.get("plugins", []),
+            variants=raw.get("variants", []),
+        )
+
+    def expansions(self) -> str:
+        """What the config is played with beyond the base game, for messages."""
+        parts = [f"plugin {n!r} {v}" for n, v in self.plugins]
+        parts += [f"variant {n}={v}" if v else f"variant {n}" for n, v in self.variants]
+        return ", ".join(parts) or "the base game alone"
 
 
-_TABLES: dict[int, CardTable] = {}
+_TABLES: dict[tuple[int, Switches], CardTable] = {}
 
 
-def card_table(db: CardDatabase) -> CardTable:
-    """The lookup tables of a database, built once per database object."""
-    table = _TABLES.get(id(db))
+def card_table(db: CardDatabase, switches: Switches | None = None) -> CardTable:
+    """The lookup tables of a database with rule switches (default: the printed rules),
+    built once per database object and switches."""
+    switches = switches if switches is not None else _PRINTED
+    key = (id(db), switches)
+    table = _TABLES.get(key)
     if table is None or table.db is not db:
-        table = _TABLES[id(db)] = CardTable(db)
+        table = _TABLES[key] = CardTable(db, switches)
     return table
+
+
+_PRINTED = Switches()
 
 
 _ABILITIES: dict[int, tuple[CardDatabase, Abilities[Any]]] = {}
@@ -113,8 +163,12 @@ def default_database() -> CardDatabase:
 def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameState:
     """A state ready for setup: seats and teams chosen, marines dealt, supply set (§3.4–6).
 
-    Raises ``ValueError`` quoting a bad player count, an unknown or repeated team, or a wrong
-    number of teams for a seat.
+    With the ``choose_teams`` switch and no teams in the config, the seats are left empty:
+    they choose at setup (:meth:`~deathangel.engine.rounds.Engine.setup`). Each marine starts
+    with the table's ``start_tokens`` (the handicap and any starting-support variant).
+
+    Raises ``ValueError`` quoting a bad player count, an unknown or repeated team, a wrong
+    number of teams for a seat, or more starting tokens than the supply holds.
     """
     db = table.db
     if config.players not in PLAYER_COUNTS:
@@ -122,9 +176,22 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     setup = db.setup_location_for(config.players)
     per_seat = setup.teams_per_player[config.players]
     colours = [t.color for t in db.teams]
+    tokens = table.switches.start_tokens
     if config.teams is None:
-        picked = streams["setup"].sample(colours, per_seat * config.players)
-        seats = [tuple(picked[i * per_seat : (i + 1) * per_seat]) for i in range(config.players)]
+        if len(colours) < per_seat * config.players:
+            raise ValueError(
+                f"{config.players} players need {per_seat * config.players} teams; "
+                f"the cards have {len(colours)}"
+            )
+        if table.switches.choose_teams:
+            seats: list[tuple[str, ...]] = [() for _ in range(config.players)]
+            sizes = sorted((len(t.marines) for t in db.teams), reverse=True)
+            check_start_tokens(db, tokens, sum(sizes[: per_seat * config.players]))
+        else:
+            picked = streams["setup"].sample(colours, per_seat * config.players)
+            seats = [
+                tuple(picked[i * per_seat : (i + 1) * per_seat]) for i in range(config.players)
+            ]
     else:
         seats = list(config.teams)
         if len(seats) != config.players:
@@ -145,28 +212,29 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     st = GameState()
     st.setup_location = setup
     st.seats = seats
-    st.team_seat = {team: seat for seat, teams in enumerate(seats, start=1) for team in teams}
-    marines = [
-        MarineState(m.name, team, m.range, LEFT)
-        for teams in seats
-        for team in teams
-        for m in db.team(team).marines
-    ]
-    streams.shuffle("setup", marines)
-    half = len(marines) // 2
-    for i, marine in enumerate(marines):
-        marine.facing = LEFT if i < half else RIGHT
-    st.formation = [Position(m) for m in marines]
-    if config.handicap * len(marines) > db.support_tokens or config.handicap < 0:
-        raise ValueError(
-            f"a handicap of {config.handicap} token(s) for {len(marines)} marines "
-            f"exceeds the supply of {db.support_tokens}"
-        )
-    for marine in marines:
-        marine.tokens = config.handicap
-    st.supply = db.support_tokens - config.handicap * len(marines)
+    st.supply = db.support_tokens
     st.current_seat = 1
+    if all(seats):
+        deal_marines(st, db, streams, tokens)
     return st
+
+
+def played_with(config: GameConfig, ruleset: Ruleset) -> GameConfig:
+    """``config`` recording the ruleset's plugins and variants (a config that names none is
+    stamped with them).
+
+    :raises DeathAngelError: when the config names other plugins or variants.
+    """
+    if not config.plugins and not config.variants:
+        if not ruleset.plugins and not ruleset.variants:
+            return config
+        return evolve(config, plugins=ruleset.plugins, variants=ruleset.variants)
+    if (config.plugins, config.variants) != (ruleset.plugins, ruleset.variants):
+        have = GameConfig(1, plugins=ruleset.plugins, variants=ruleset.variants).expansions()
+        raise DeathAngelError(
+            f"this game is played with {config.expansions()}, but the ruleset has {have}"
+        )
+    return config
 
 
 class _Checkpoint(NamedTuple):
@@ -200,6 +268,7 @@ class Game:
         self,
         config: GameConfig,
         *,
+        ruleset: Ruleset | None = None,
         db: CardDatabase | None = None,
         die: Die | None = None,
         abilities: Abilities[Any] | None = None,
@@ -208,9 +277,15 @@ class Game:
         checkpoints: bool = True,
         forward: bool = True,
     ) -> None:
-        """Start a game: ``db`` defaults to the base game, ``abilities`` to every card's
-        ability (pass :class:`Abilities` for the bare rules), ``die`` to the seeded die;
-        ``state`` starts from a prepared position (a scenario) instead of setup.
+        """Start a game: ``ruleset`` gives the cards, abilities and rule switches (with
+        expansions and variants; :func:`deathangel.plugins.load_ruleset` builds one), and its
+        plugins and variants are recorded in :attr:`config`. Without one, ``db`` defaults to
+        the base game and ``abilities`` to every card's ability (pass :class:`Abilities` for
+        the bare rules). ``die`` defaults to the seeded die; ``state`` starts from a prepared
+        position (a scenario) instead of setup.
+
+        :raises DeathAngelError: when ``config`` names plugins or variants that ``ruleset``
+            does not have (or no ruleset is given).
 
         ``checkpoints`` copies the state at every round start so :meth:`clone` replays at most
         one round. A run that never clones its games (a tournament: bots see observations)
@@ -221,9 +296,27 @@ class Game:
         (:class:`~deathangel.engine.observation.ForwardData`). A run whose players never
         search (random bots) turns it off.
         """
+        switches = _PRINTED
+        if ruleset is not None:
+            config = played_with(config, ruleset)
+            db = ruleset.db if db is None else db
+            abilities = ruleset.abilities if abilities is None else abilities
+            switches = ruleset.switches
+        elif config.plugins or config.variants:
+            raise DeathAngelError(
+                f"this game is played with {config.expansions()}: build it with their ruleset"
+            )
+        if config.handicap:
+            if config.handicap < 0:
+                raise ValueError(f"a handicap of {config.handicap} token(s) is below 0")
+            # The handicap and a starting-support variant are one rule (RULES §3): tokens
+            # each marine starts with, read from the table like every switch.
+            switches = evolve(switches, start_tokens=switches.start_tokens + config.handicap)
         self.config = config
+        self.ruleset = ruleset
+        """The ruleset the game was built with (``None``: the base game or ``db``)."""
         self.db = db if db is not None else default_database()
-        self.table = card_table(self.db)
+        self.table = card_table(self.db, switches)
         streams = Streams(config.seed)
         if state is None:
             state = new_state(config, self.table, streams)
@@ -258,6 +351,7 @@ class Game:
         records forward-model data only if ``forward``."""
         game = cls.__new__(cls)
         game.config = config
+        game.ruleset = None
         game.db = engine.table.db
         game.table = engine.table
         game.engine = engine
@@ -423,6 +517,7 @@ class Game:
         state, snapshot, die, n_history, n_log, n_faces, n_revealed = self._checkpoint
         new = Game.__new__(Game)
         new.config = self.config
+        new.ruleset = self.ruleset
         new.db = self.db
         new.table = self.table
         streams = Streams.restore(self.config.seed, snapshot)
@@ -504,20 +599,24 @@ class Game:
             raise
 
     @classmethod
-    def from_save(cls, data: Any, *, db: CardDatabase | None = None, log: bool = False) -> Game:
+    def from_save(
+        cls,
+        data: Any,
+        *,
+        ruleset: Ruleset | None = None,
+        db: CardDatabase | None = None,
+        log: bool = False,
+    ) -> Game:
         """Rebuild a game from :meth:`to_save` data by replaying its decisions.
 
+        A save of a game with plugins or variants needs the ruleset they make
+        (:func:`deathangel.plugins.ruleset_for` checks the installed versions first).
+
         Refuses (``SaveFileError``) anything that is not a deathangel save, a newer format,
-        a decision the rules do not allow, or a replay that does not reach the saved state.
+        a ruleset other than the save's, a decision the rules do not allow, or a replay that
+        does not reach the saved state.
         """
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveFileError("not a deathangel save file")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveFileError(
-                f"save format version {data.get('version')!r} is not supported "
-                f"(this engine reads version {SAVE_VERSION})"
-            )
-        config = _saved_config(data.get("config"))
+        config = save_config(data)
         decisions = data.get("decisions")
         if not isinstance(decisions, list):
             raise SaveFileError(
@@ -525,9 +624,21 @@ class Game:
                 if "decisions" in data
                 else "the save has no 'decisions' (the list of decisions made)"
             )
+        if ruleset is None and (config.plugins or config.variants):
+            raise SaveFileError(
+                f"this save was played with {config.expansions()}: resume it with them"
+            )
+        if ruleset is not None and (config.plugins, config.variants) != (
+            ruleset.plugins,
+            ruleset.variants,
+        ):
+            have = GameConfig(1, plugins=ruleset.plugins, variants=ruleset.variants)
+            raise SaveFileError(
+                f"this save was played with {config.expansions()}, not {have.expansions()}"
+            )
         try:
-            game = cls(config, db=db, log=log)
-        except ValueError as exc:
+            game = cls(config, ruleset=ruleset, db=db, log=log)
+        except (TypeError, ValueError) as exc:
             raise SaveFileError(f"'config' does not make a game: {exc}") from None
         for i, code in enumerate(decisions):
             try:
@@ -553,11 +664,18 @@ class Game:
         return game
 
     @classmethod
-    def load(cls, path: str | Path, *, db: CardDatabase | None = None, log: bool = False) -> Game:
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        ruleset: Ruleset | None = None,
+        db: CardDatabase | None = None,
+        log: bool = False,
+    ) -> Game:
         """Read a save file; never runs code from it and never changes it."""
         data = read_save_file(path)
         try:
-            return cls.from_save(data, db=db, log=log)
+            return cls.from_save(data, ruleset=ruleset, db=db, log=log)
         except SaveFileError as exc:
             raise SaveFileError(f"{path}: {exc}") from None
 
@@ -569,8 +687,10 @@ def new_game(
     teams: Sequence[Sequence[str]] | None = None,
     handicap: int = 0,
     log: bool = False,
+    ruleset: Ruleset | None = None,
 ) -> Game:
-    """A base game at its first decision: the shortest way to start one from Python.
+    """A game at its first decision: the shortest way to start one from Python (the base
+    game, or ``ruleset``'s cards and variants).
 
     ``teams`` gives each seat's team colours (dealt at random from the seed when omitted).
 
@@ -582,7 +702,23 @@ def new_game(
         teams=None if teams is None else tuple(tuple(t) for t in teams),
         handicap=handicap,
     )
-    return Game(config, log=log)
+    return Game(config, log=log, ruleset=ruleset)
+
+
+def save_config(data: Any) -> GameConfig:
+    """The config a save recorded (its plugins and variants say what resuming needs).
+
+    :raises SaveFileError: for anything that is not a deathangel save of a known format, or
+        a malformed config.
+    """
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError("not a deathangel save file")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveFileError(
+            f"save format version {data.get('version')!r} is not supported "
+            f"(this engine reads version {SAVE_VERSION})"
+        )
+    return _saved_config(data.get("config"))
 
 
 def _saved_state(state: Any) -> Any:
@@ -634,7 +770,26 @@ def _saved_config(raw: Any) -> GameConfig:
         raise SaveFileError(
             f"config.teams must be null or a list of team colours per seat, not {_shown(teams)}"
         )
-    return GameConfig(players=players, seed=seed, teams=teams, handicap=handicap)
+    pairs = {}
+    for key, what in (("plugins", "[name, version]"), ("variants", "[name, value]")):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in value
+        ):
+            raise SaveFileError(f"config.{key} must be a list of {what} pairs, not {_shown(value)}")
+        pairs[key] = value
+    try:
+        return GameConfig(
+            players=players,
+            seed=seed,
+            teams=teams,
+            handicap=handicap,
+            plugins=pairs["plugins"],
+            variants=pairs["variants"],
+        )
+    except (TypeError, ValueError) as exc:
+        raise SaveFileError(f"'config' does not make a game: {exc}") from None
 
 
 def _illegal(game: Game, option: Option, pending: Decision | None) -> str:

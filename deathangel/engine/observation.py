@@ -61,6 +61,10 @@ def public_copy(state: GameState, seat: int | None) -> GameState:
     pub.blips = [[], []]
     pub.event_deck = []
     pub.location_deck = []
+    if state.wounds:
+        # Copies share the live dict (the engine replaces it, never changes it in place);
+        # a player gets one of its own, so nothing it does can reach the game.
+        pub.wounds = dict(state.wounds)
     if state.moved or state.attacked:
         # Flags of cards that have since left the table (a moved card slain, shuffled back and
         # dealt to a blip pile) would name a hidden card: keep those of cards in view.
@@ -207,6 +211,9 @@ class Observation:
             "moved": sorted(labels[c] for c in st.moved),
             "outcome": st.outcome,
         }
+        if st.wounds:
+            # Hits taken by enemy cards in the formation: public, like the cards themselves.
+            data["wounds"] = {labels[c]: n for c, n in sorted(st.wounds.items())}
         return data
 
     def fingerprint(self) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from deathangel.engine.core import EngineBase, GameOver
-from deathangel.engine.decisions import Flow
+import deathangel.engine.decisions as d
+from deathangel.engine.core import EngineBase, GameOver, deal_marines
+from deathangel.engine.decisions import Flow, Option
 from deathangel.engine.formation import place_terrain
 from deathangel.engine.phases.choose import ChooseActions
 from deathangel.engine.phases.event import EventPhase
@@ -109,15 +110,23 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         self.streams.shuffle("genestealers", st.gs_deck)
         st.event_deck = list(range(len(self.table.events)))
         self.streams.shuffle("events", st.event_deck)
-        # 2-3. The setup location was chosen with the config; build the location deck.
+        # 2-3. The setup location was chosen with the config; build the location deck. A
+        # variant may name the final location (the last card) instead of drawing it.
         assert st.setup_location is not None
         recipe = st.setup_location.location_deck
+        final = self.table.switches.final_location
         chosen = []
-        for deck in recipe:
+        for k, deck in enumerate(recipe):
+            if final is not None and k == len(recipe) - 1:
+                chosen.append(self.table.location_by_name[final])
+                continue
             candidates = [i for i, loc in enumerate(self.table.locations) if loc.deck == deck]
             chosen.append(self.streams.choice("locations", candidates))
         st.location_deck = chosen[::-1]  # top card last
-        # 4-6. Teams, the formation and the supply were dealt by the config (game.new_state).
+        # 4-6. Teams, the formation and the supply were dealt by the config (game.new_state),
+        # unless the seats choose their teams now (a variant).
+        if not st.formation and not all(st.seats):
+            yield from self.choose_teams()
         # 7. Terrain, then blip piles (left first).
         place_terrain(st, st.setup_location.terrain)
         yield from self.fill_blips(st.setup_location.blips_left, st.setup_location.blips_right)
@@ -132,6 +141,26 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         st.events_resolved.append(event_id)
         st.event = None
         self.check_end()
+
+    def choose_teams(self) -> Flow:
+        """RULES §3 step 4 with teams chosen: each seat in turn picks a team from those left,
+        until every seat has its share; then the marines are dealt (steps 5–6)."""
+        st = self.state
+        assert st.setup_location is not None
+        players = len(st.seats)
+        per_seat = st.setup_location.teams_per_player[players]
+        left = [t.color for t in self.table.db.teams]
+        for _ in range(per_seat):
+            for seat in range(1, players + 1):
+                options = [Option("team", (colour,)) for colour in left]
+                choice = yield from self.ask(
+                    seat, d.CHOOSE_TEAM, options, f"seat {seat}: choose a combat team"
+                )
+                colour = choice.text("team")
+                left.remove(colour)
+                st.seats[seat - 1] = (*st.seats[seat - 1], colour)
+                self.note(f"seat {seat} takes the {colour} combat team")
+        deal_marines(st, self.table.db, self.streams, self.table.switches.start_tokens)
 
     def end_round(self) -> None:
         st = self.state

@@ -11,10 +11,18 @@ Conventions: side 0 is left, 1 is right; a marine's ``facing`` is the side he fa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from deathangel.cards.model import SUPPORT_TOKENS, CardDatabase, Event, Location, SetupLocation
+from deathangel.cards.model import (
+    SUPPORT_TOKENS,
+    CardDatabase,
+    Enemy,
+    Event,
+    Location,
+    SetupLocation,
+)
+from deathangel.engine.switches import Switches
 
 if TYPE_CHECKING:
     from deathangel.engine.lasting import LastingEffect
@@ -40,24 +48,59 @@ LocationId = int
 
 
 class CardTable:
-    """Lookup tables built once from a card database, shared by every state of a game."""
+    """Lookup tables built once from a card database, shared by every state of a game, with
+    the rule switches the game was built with (:class:`~deathangel.engine.switches.Switches`):
+    together, the fixed facts every rule reads."""
 
-    def __init__(self, db: CardDatabase) -> None:
+    def __init__(self, db: CardDatabase, switches: Switches | None = None) -> None:
         self.db = db
+        self.switches = switches if switches is not None else Switches()
         labels: list[str] = []
         icons: list[frozenset[str]] = []
+        kinds: list[str] = []
+        enemies: list[Enemy | None] = []
         for icon, count in db.genestealers.icons.items():
             for k in range(1, count + 1):
                 labels.append(f"{icon}-{k}")
                 icons.append(frozenset((icon,)))
+                kinds.append(icon)
+                enemies.append(None)
+        for enemy in db.enemies:
+            for k in range(1, enemy.count + 1):
+                labels.append(f"{enemy.name}-{k}")
+                icons.append(frozenset(enemy.icons))
+                kinds.append(enemy.name)
+                enemies.append(enemy)
         self.deck_size = len(labels)
-        """Genestealer ids below this are deck cards; the rest are Brood Lords."""
+        """Genestealer ids below this are deck cards (enemy cards included); the rest are
+        Brood Lords."""
         for lord in db.brood_lords:
             labels.append(lord.name)
             icons.append(frozenset(lord.icons))
+            kinds.append(lord.name)
+            enemies.append(None)
         self.gs_labels: tuple[str, ...] = tuple(labels)
         self.gs_icons: tuple[frozenset[str], ...] = tuple(icons)
+        self.gs_kinds: tuple[str, ...] = tuple(kinds)
+        """What makes two cards alike to every rule: a genestealer's icon, an enemy type's or
+        a Brood Lord's name."""
         self.gs_by_label = {label: i for i, label in enumerate(labels)}
+        self.enemy_of: tuple[Enemy | None, ...] = tuple(enemies)
+        """The enemy type of each card (``None`` for genestealers and Brood Lords)."""
+        # ``None`` when every card takes one hit and weighs one (the base game): the hot path
+        # then tests one attribute instead of indexing a table per card.
+        self.gs_toughness: tuple[int, ...] | None = (
+            tuple(1 if e is None else e.toughness for e in enemies)
+            if any(e.toughness != 1 for e in db.enemies)
+            else None
+        )
+        """Hits needed to slay each card, or ``None`` when every card needs one."""
+        self.gs_weight: tuple[int, ...] | None = (
+            tuple(1 if e is None else e.weight for e in enemies)
+            if any(e.weight != 1 for e in db.enemies)
+            else None
+        )
+        """How many each card counts for in its swarm's attack, or ``None`` when one each."""
         self.events: tuple[Event, ...] = tuple(e for e in db.events for _ in range(e.copies))
         self.locations: tuple[Location, ...] = db.locations
         self.location_by_name = {loc.name: i for i, loc in enumerate(db.locations)}
@@ -76,13 +119,29 @@ class CardTable:
         """Brood Lords sit after the deck cards in the id space."""
         return card >= self.deck_size
 
-    def distinct(self, cards: Iterable[GenestealerId]) -> list[GenestealerId]:
-        """One card per set of icons, first seen first: cards with the same icons are alike
-        to every rule, so a player is only asked to choose between these (RULES §14.3)."""
-        seen: dict[frozenset[str], GenestealerId] = {}
-        for card in cards:
-            seen.setdefault(self.gs_icons[card], card)
+    def distinct(
+        self, cards: Iterable[GenestealerId], wounds: Mapping[GenestealerId, int] | None = None
+    ) -> list[GenestealerId]:
+        """One card per kind, first seen first: cards of the same kind (and with as many
+        wounds) are alike to every rule, so a player is only asked to choose between these
+        (RULES §14.3)."""
+        kinds = self.gs_kinds
+        seen: dict[object, GenestealerId] = {}
+        if wounds:
+            for card in cards:
+                seen.setdefault((kinds[card], wounds.get(card, 0)), card)
+        else:
+            for card in cards:
+                seen.setdefault(kinds[card], card)
         return list(seen.values())
+
+    def swarm_size(self, cards: Iterable[GenestealerId]) -> int:
+        """What a swarm counts as when it attacks (RULES §7): its cards, each enemy card by
+        its weight."""
+        weight = self.gs_weight
+        if weight is None:
+            return sum(1 for _ in cards)
+        return sum(weight[c] for c in cards)
 
 
 _new_marine = object.__new__
@@ -224,6 +283,7 @@ class GameState:
         "slain",
         "supply",
         "team_seat",
+        "wounds",
     )
 
     def __init__(self) -> None:
@@ -286,6 +346,9 @@ class GameState:
         (an Instinct card in a game with several players, RULES §8)."""
         self.outcome: str | None = None
         """``"victory"`` or ``"defeat"`` once the game has ended."""
+        self.wounds: Mapping[GenestealerId, int] = {}
+        """Hits taken by enemy cards in the formation that need more than one to be slain.
+        Replaced, never changed in place, so copies share it: the base game never has one."""
 
     def copy(self) -> GameState:
         """An independent copy; mutating it never changes this state."""
@@ -325,6 +388,7 @@ class GameState:
         new.event_hidden = self.event_hidden
         new.events_resolved = self.events_resolved[:]
         new.outcome = self.outcome
+        new.wounds = self.wounds
         return new
 
     # -- questions the rules ask often -------------------------------------------------------
@@ -397,4 +461,10 @@ class GameState:
             "protected": sorted(gs[c] for c in self.protected),
             "artefact": self.artefact,
             "lords_slain": [gs[c] for c in self.lords_slain],
+            # Written only when there is one: a base game's save keeps its old form.
+            **(
+                {"wounds": {gs[c]: n for c, n in sorted(self.wounds.items())}}
+                if self.wounds
+                else {}
+            ),
         }

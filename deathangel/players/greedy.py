@@ -157,13 +157,14 @@ def _attack_value(st: GameState, option: Option) -> float:
 def _reroll(st: GameState, decision: Decision) -> Option:
     """Defending: reroll a roll that kills him. Attacking: reroll a miss while he has
     tokens to spare for his defence."""
-    prompt = decision.prompt
-    face = int(prompt.rsplit("rolled ", 1)[1])
+    question = d.read_reroll_prompt(decision.prompt)
     reroll, keep = decision.options
-    if " attack " in prompt and "genestealer(s) on the" in prompt:
-        size = int(prompt.split(" ", 1)[0])
-        return reroll if face <= size else keep
-    name = prompt.split(" attacks ", 1)[0]
+    if question is None:
+        return keep
+    face = question.face
+    if question.what == "defence":
+        return reroll if face <= question.count else keep
+    name = question.marine
     tokens = next((p.marine.tokens for p in st.formation if p.marine.name == name), 0)
     return reroll if face not in SKULL_FACES and tokens >= 2 else keep
 

@@ -197,20 +197,20 @@ class MctsPlayer:
     def _trivial(observation: Observation, decision: Decision) -> bool:
         """Decisions with an answer no search could improve: keeping a defence roll that
         already misses (RULES §7: a reroll can only turn a miss into a kill)."""
-        if decision.kind != d.REROLL or " attack " not in decision.prompt:
+        if decision.kind != d.REROLL:
             return False
-        prompt = decision.prompt
-        if "genestealer(s) on the" not in prompt:
+        question = d.read_reroll_prompt(decision.prompt)
+        if question is None or question.what != "defence":
             return False
-        size = int(prompt.split(" ", 1)[0])
-        face = int(prompt.rsplit("rolled ", 1)[1])
-        side = 0 if " on the left " in prompt else 1
-        name = prompt.split(" attack ", 1)[1].split(":", 1)[0]
-        lords = 0
+        side, face = question.side, question.face
+        table = observation.table
         for pos in observation.state.formation:
-            if pos.marine.name == name:
-                lords = sum(1 for c in pos.swarms[side] if observation.table.is_brood_lord(c))
-        return face - lords > size
+            if pos.marine.name == question.marine:
+                group = pos.swarms[side]
+                lords = sum(1 for c in group if table.is_brood_lord(c))
+                size = len(group) if table.gs_weight is None else table.swarm_size(group)
+                return face - lords > size + table.switches.defence_margin
+        return False
 
     # -- the search ---------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
-from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
@@ -135,10 +135,6 @@ class Subject:
         self.verb = verb
 
 
-_ATTACK_PROMPT = re.compile(r"^(?P<marine>.+) attacks the (?P<side>left|right) swarm at position")
-_DEFENCE_PROMPT = re.compile(
-    r"^(?P<size>\d+) genestealer\(s\) on the (?P<side>left|right) attack (?P<marine>.+?):"
-)
 _ROLLED = re.compile(r"rolled (\d+)$")
 _SCOUTED_PROMPT = re.compile(r"the top Event card is (.+)$")
 
@@ -335,17 +331,11 @@ class Situation:
     @lazy
     def roll_info(self) -> tuple[str, str, int, int, int]:
         """(marine, "attack"/"defence"/"", face, side, attackers) read from a reroll prompt."""
-        prompt = self.prompt
-        rolled = _ROLLED.search(prompt)
-        face = int(rolled.group(1)) if rolled else 0
-        m = _DEFENCE_PROMPT.match(prompt)
-        if m:
-            side = _SIDE_INDEX[m.group("side")]
-            return m.group("marine"), "defence", face, side, int(m.group("size"))
-        m = _ATTACK_PROMPT.match(prompt)
-        if m:
-            return m.group("marine"), "attack", face, _SIDE_INDEX[m.group("side")], 0
-        return "", "", face, -1, 0
+        question = read_reroll_prompt(self.prompt)
+        if question is None:
+            rolled = _ROLLED.search(self.prompt)
+            return "", "", int(rolled.group(1)) if rolled else 0, -1, 0
+        return question.marine, question.what, question.face, question.side, question.count
 
     @lazy
     def roll_kills(self) -> int:

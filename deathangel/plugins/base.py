@@ -8,7 +8,13 @@ from typing import Any
 
 from deathangel.cards.catalogue import BASE_EFFECTS, EffectSpec
 from deathangel.cards.load import base_card_dir
-from deathangel.plugins.hookspecs import hookimpl
+from deathangel.cards.manifest import Manifest
+from deathangel.plugins.hookspecs import API_VERSION, hookimpl
+
+
+@hookimpl
+def deathangel_manifest() -> Manifest:
+    return Manifest(api=API_VERSION, title="Space Hulk: Death Angel", summary="The base game.")
 
 
 @hookimpl

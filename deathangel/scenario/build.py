@@ -69,6 +69,9 @@ class _Builder:
         self.st = GameState()
         self.used: set[int] = set()
         self.next_number = dict.fromkeys(db.genestealers.icons, 0)
+        self.copies = {**db.genestealers.icons, **{e.name: e.count for e in db.enemies}}
+        """Cards named by kind: a genestealer icon, or an enemy type's name."""
+        self.next_number.update(dict.fromkeys((e.name for e in db.enemies), 0))
 
     def fail(self, key: str, message: str) -> ScenarioError:
         return self.sc.fail(key, message)
@@ -238,13 +241,19 @@ class _Builder:
     # cards ---------------------------------------------------------------------------------
 
     def card(self, text: str, key: str, *, lords: bool) -> int:
-        """The genestealer id for an icon name (next free label) or a Brood Lord name."""
-        icons = self.db.genestealers.icons
+        """The genestealer id for an icon name or an enemy type's name (next free label) or a
+        Brood Lord name."""
+        icons = self.copies
         lord_names = [lord.name for lord in self.db.brood_lords]
         if text in icons:
             self.next_number[text] += 1
             if self.next_number[text] > icons[text]:
-                raise self.fail(key, f"more {text} genestealers than the {icons[text]} that exist")
+                what = (
+                    f"{text} genestealers"
+                    if text in self.db.genestealers.icons
+                    else f"{text} cards"
+                )
+                raise self.fail(key, f"more {what} than the {icons[text]} that exist")
             card = self.table.gs_by_label[f"{text}-{self.next_number[text]}"]
         elif text in lord_names:
             if not lords:

@@ -59,6 +59,8 @@ TOP_KEYS = EFFECT_KEYS | frozenset(
         "activated",
         "slain",
         "brood_lords_slain",
+        "plugins",
+        "variants",
     }
 )
 ROW_KEYS = frozenset(
@@ -149,6 +151,10 @@ class Scenario:
     activated: tuple[str, ...] = ()
     slain: tuple[str, ...] = ()
     brood_lords_slain: tuple[str, ...] = ()
+    plugins: tuple[str, ...] = ()
+    """Installed plugins the scenario's cards come from (as ``--with`` names them)."""
+    variants: tuple[str, ...] = ()
+    """Rule variants it is played with, as ``--variant`` writes them (``"defence=easier"``)."""
 
     def fail(self, key: str, message: str) -> ScenarioError:
         """The error to raise for a bad ``key`` of this file."""
@@ -331,6 +337,8 @@ class _Reader:
             activated=self.strs(data.get("activated", []), "activated"),
             slain=self.strs(data.get("slain", []), "slain"),
             brood_lords_slain=self.strs(data.get("brood_lords_slain", []), "brood_lords_slain"),
+            plugins=self.strs(data.get("plugins", []), "plugins"),
+            variants=self.strs(data.get("variants", []), "variants"),
         )
 
 

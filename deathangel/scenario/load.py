@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
     from deathangel.engine.abilities import Abilities
     from deathangel.engine.game import Game
+    from deathangel.engine.ruleset import Ruleset
 
 
 def load_scenario(path: str | Path, *, db: CardDatabase | None = None) -> Scenario:
@@ -57,20 +58,25 @@ def scenario_game(
     *,
     db: CardDatabase | None = None,
     abilities: Abilities[Any] | None = None,
+    ruleset: Ruleset | None = None,
     log: bool = False,
 ) -> Game:
-    """A game that starts at the scenario's phase, with every card ability in play.
+    """A game that starts at the scenario's phase, with every card ability in play: the
+    cards, abilities and rule switches of ``ruleset`` when given (a scenario that names
+    plugins needs theirs), else of ``db``/``abilities`` (default: the base game).
 
     A save of such a game cannot be replayed by :meth:`Game.from_save`, which starts games
     from setup.
     """
     from deathangel.engine.game import Game, GameConfig
 
+    if ruleset is not None:
+        db = ruleset.db if db is None else db
     db = db if db is not None else _default_db()
     scenario = load_scenario(path, db=db)
     state = scenario_state(scenario, db)
     config = GameConfig(players=scenario.players, seed=scenario.seed, teams=state.seats)
-    return Game(config, db=db, state=state, abilities=abilities, log=log)
+    return Game(config, ruleset=ruleset, db=db, state=state, abilities=abilities, log=log)
 
 
 def describe_state(state: GameState, table: CardTable) -> list[str]:

@@ -481,6 +481,11 @@ def _explain_place(ctx: _Ctx) -> str:
 
 def _explain_team(ctx: _Ctx) -> str:
     team = ctx.text("team")
+    if ctx.kind == "choose_team":
+        # Teams chosen at setup (a variant): what the team brings, not who is in play.
+        marines = ", ".join(f"{m.name} r{m.range}" for m in ctx.table.db.team(team).marines)
+        cards = ", ".join(a.name for a in ctx.table.db.team(team).actions)
+        return f"play the {team} team: {marines}; {cards}"
     attack = next((a.name for a in ctx.table.db.team(team).actions if a.kind == "attack"), "")
     marines = ", ".join(p.marine.name for p in ctx.st.formation if p.marine.team == team)
     return (

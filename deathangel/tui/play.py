@@ -43,11 +43,19 @@ from rich.text import Text
 
 from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
-from deathangel.engine.game import Game, GameConfig, default_database, read_save_file
+from deathangel.engine.game import (
+    Game,
+    GameConfig,
+    default_database,
+    read_save_file,
+    save_config,
+)
 from deathangel.engine.phases.event import EVENT_HEADER
+from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
+from deathangel.plugins.ruleset import ruleset_for
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
 from deathangel.tui.primer import PRIMER
@@ -65,6 +73,7 @@ from deathangel.tui.saves import (
 from deathangel.tui.style import _fit
 
 if TYPE_CHECKING:
+    from deathangel.cards.model import CardDatabase
     from deathangel.players import Player
 
 HUMAN = "human"
@@ -133,7 +142,7 @@ def make_bots(game: Game, seats: Mapping[int, str], *, pm: Any = None) -> dict[i
             bots[seat] = spec.make(bot_seed(game.config.seed, seat), found=found)
     catch_up = {seat: bot for seat, bot in bots.items() if replays_on_resume(bot)}
     if catch_up and game.history:
-        past = Game(game.config, db=game.db)
+        past = Game(game.config, ruleset=game.ruleset, db=game.db)
         for option in game.history:
             decision = past.decision
             assert decision is not None, "the history is longer than the game"
@@ -177,7 +186,14 @@ def load_game(path: str | Path) -> tuple[Game, dict[int, str]]:
     """
     data = read_save_file(path)
     try:
-        game = Game.from_save(data, log=True)
+        # The plugins (at their versions) and variants the save names, or a one-line refusal.
+        ruleset = ruleset_for(save_config(data))
+    except SaveFileError as exc:
+        raise SaveFileError(f"{path}: {exc}") from None
+    except DeathAngelError as exc:
+        raise SaveFileError(f"{path}: {exc}") from None
+    try:
+        game = Game.from_save(data, ruleset=ruleset, log=True)
         seats = seats_of(data, game.config.players)
     except SaveFileError as exc:
         raise SaveFileError(f"{path}: {exc}") from None
@@ -742,16 +758,20 @@ def random_seed() -> int:
 
 
 def complete_teams(
-    players: int, chosen: Mapping[int, tuple[str, ...]], seed: int
+    players: int,
+    chosen: Mapping[int, tuple[str, ...]],
+    seed: int,
+    db: CardDatabase | None = None,
 ) -> tuple[tuple[str, ...], ...] | None:
     """Every seat's teams: those chosen, the others dealt at random (from the seed) from the
-    colours left. ``None`` (the engine deals them all) when no seat chose."""
+    colours left (of ``db``, default the base game). ``None`` (the engine deals them all)
+    when no seat chose."""
     if not chosen:
         return None
     for seat in chosen:
         if not 1 <= seat <= players:
             raise DeathAngelError(f"--team names seat {seat}; seats are 1-{players}")
-    db = default_database()
+    db = db if db is not None else default_database()
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(
             f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {players}"
@@ -786,16 +806,18 @@ def play(
     resume: str | Path | None = None,
     force: bool = False,
     pm: Any = None,
+    ruleset: Ruleset | None = None,
 ) -> PlayResult:
     """Start a game (or resume one from a save file) and play it at ``console``.
 
     A new game: ``players`` (default 1), ``teams`` chosen per seat (the others dealt at
-    random), ``seats`` controllers (default: human), ``seed`` (default: fresh), ``handicap``.
-    It is saved after every decision to ``save``, or else to a new file in the saves folder
+    random), ``seats`` controllers (default: human), ``seed`` (default: fresh), ``handicap``,
+    ``ruleset`` (expansions and variants; default the base game). It is saved after every
+    decision to ``save``, or else to a new file in the saves folder
     (:func:`deathangel.tui.saves.autosave_path`). A resumed game keeps its own players, teams,
-    seed, handicap and controllers (``seats`` may replace some) and saves back to its file
-    unless ``save`` names another. ``resume=""`` offers the most recent unfinished games.
-    ``save`` is never a file that holds something else unless ``force``.
+    seed, handicap, plugins, variants and controllers (``seats`` may replace some) and saves
+    back to its file unless ``save`` names another. ``resume=""`` offers the most recent
+    unfinished games. ``save`` is never a file that holds something else unless ``force``.
 
     :raises DeathAngelError: for bad options, an unknown strategy, a save file that cannot be
         written over (``SaveTargetError``) or resumed (``SaveFileError``); nothing is
@@ -841,11 +863,14 @@ def play(
             )
         seed = random_seed() if seed is None else seed
         controllers = _controllers(players, seats)
-        config_teams = complete_teams(players, teams or {}, seed)
+        config_teams = complete_teams(
+            players, teams or {}, seed, ruleset.db if ruleset is not None else None
+        )
         try:
             game = Game(
                 GameConfig(players, seed=seed, teams=config_teams, handicap=handicap or 0),
                 log=True,
+                ruleset=ruleset,
             )
         except ValueError as exc:
             raise DeathAngelError(str(exc)) from None
@@ -853,9 +878,12 @@ def play(
         save_path = save if save is not None else autosave_path(game)
         title = (
             f"Space Hulk: Death Angel — {players} player(s), seed {seed} "
-            f"(the same deal again: {_again(players, teams or {}, seed, handicap)})."
+            f"(the same deal again: {_again(players, teams or {}, seed, handicap, ruleset)})."
         )
         log_shown = 0
+    if pm is None and game.ruleset is not None:
+        # Strategies of the plugins the game is played with can sit at its seats.
+        pm = game.ruleset.plugin_manager
     bots = make_bots(game, controllers, pm=pm)
     if explicit:
         check_target(save_path, game, force=force)
@@ -893,9 +921,13 @@ def play(
 
 
 def _again(
-    players: int, teams: Mapping[int, tuple[str, ...]], seed: int, handicap: int | None
+    players: int,
+    teams: Mapping[int, tuple[str, ...]],
+    seed: int,
+    handicap: int | None,
+    ruleset: Ruleset | None = None,
 ) -> str:
-    """The command that deals this game again."""
+    """The command that deals this game again (with its expansions and variants)."""
     args: list[str] = ["play"]
     if players != 1:
         args += ["-p", str(players)]
@@ -904,6 +936,11 @@ def _again(
     args += ["--seed", str(seed)]
     if handicap:
         args += ["--handicap", str(handicap)]
+    if ruleset is not None:
+        for name, _version in ruleset.plugins:
+            args += ["--with", name]
+        for name, value in ruleset.variants:
+            args += ["--variant", f"{name}={value}" if value else name]
     return command(*args)
 
 

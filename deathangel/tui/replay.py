@@ -79,7 +79,7 @@ def show_replay(
 ) -> int:
     """Show the decisions of ``saved`` (a game played or loaded to where the replay ends)
     one at a time on a fresh game of the same config."""
-    game = Game(saved.config, db=saved.db, log=True)
+    game = Game(saved.config, ruleset=saved.ruleset, db=saved.db, log=True)
     history: list[Option] = list(saved.history)
     total = len(history)
     shown = 0

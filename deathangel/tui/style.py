@@ -160,10 +160,14 @@ def _swarm_text(
         return Text(" ") + _swarm_text(table, labels, protected, compact=compact)
     text = Text(f"{len(labels)}:", style="bold")
     icons: Counter[str] = Counter()
+    enemies: Counter[str] = Counter()
     for label in labels:
         index = table.gs_by_label.get(label)
         if index is not None and table.is_brood_lord(index):
             text.append(f" {LORD}{label.replace('Brood ', '')}", style="bold magenta")
+        elif index is not None and table.enemy_of[index] is not None:
+            # An expansion's enemy type is told apart by name, not by its icons.
+            enemies[label.rsplit("-", 1)[0]] += 1
         elif index is not None:
             for icon in sorted(table.gs_icons[index]):
                 icons[icon] += 1
@@ -174,6 +178,8 @@ def _swarm_text(
     for icon in order:
         n = icons[icon]
         text.append(" " + _icon_code(icon) + (f"{times}{n}" if n > 1 else ""))
+    for name, n in enemies.items():
+        text.append(f" {name}" + (f"{times}{n}" if n > 1 else ""), style="bold red")
     if any(label in protected for label in labels):
         text.append(f" {SHIELD}", style="bold cyan")
     return text

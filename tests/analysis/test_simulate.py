@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 import pytest
+from plugin_kit import Declared
 
 from deathangel.analysis.simulate import (
     Z95,
@@ -59,13 +60,13 @@ class Cheater:
         return Option("teleport", ("everyone",))
 
 
-class CheaterPlugin:
+class CheaterPlugin(Declared):
     @hookimpl
     def deathangel_strategies(self) -> dict[str, Callable[..., Any]]:
         return {"cheater": Cheater}
 
 
-class ClashingPlugin:
+class ClashingPlugin(Declared):
     @hookimpl
     def deathangel_strategies(self) -> dict[str, Callable[..., Any]]:
         return {"random": Cheater}
@@ -187,15 +188,15 @@ def test_unknown_strategy_lists_the_known_ones() -> None:
 
 
 def test_strategies_come_from_the_plugin_hook() -> None:
-    pm = plugin_manager(entry_points=False, extra=[CheaterPlugin()])
-    assert set(strategy_factories(pm)) == {"random", "rules", "cheater"}
+    pm = plugin_manager(extra=[CheaterPlugin()])
+    assert set(strategy_factories(pm)) == {"random", "rules", "mcts", "cheater"}
     assert strategy_factory("random", pm) is RandomPlayer
     with pytest.raises(IllegalChoiceError, match="strategy 'cheater'"):
         simulate(1, 3, 0, strategy="cheater", pm=pm)
 
 
 def test_two_plugins_may_not_offer_the_same_strategy_name() -> None:
-    pm = plugin_manager(entry_points=False, extra=[ClashingPlugin()])
+    pm = plugin_manager(extra=[ClashingPlugin()])
     with pytest.raises(PluginError, match="'random'"):
         strategy_factories(pm)
 
@@ -325,7 +326,10 @@ def test_simulate_command_prints_a_readable_summary() -> None:
         (("--players", "7"), "error: --players must be between 1 and 6, not 7"),
         (("--players", "0"), "error: --players must be between 1 and 6, not 0"),
         (("--games", "0"), "error: --games must be at least 1, not 0"),
-        (("--strategy", "nope"), "error: unknown strategy 'nope'; known strategies: random, rules"),
+        (
+            ("--strategy", "nope"),
+            "error: unknown strategy 'nope'; known strategies: random, rules, mcts",
+        ),
     ],
 )
 def test_simulate_command_refuses_bad_options_in_one_line(

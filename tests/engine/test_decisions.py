@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deathangel.analysis.simulate import bot_seed
-from deathangel.engine.decisions import OPTION_ARGS, Option
+from deathangel.engine.decisions import OPTION_ARGS, Option, read_reroll_prompt
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 from deathangel.players import RandomPlayer
@@ -83,3 +83,32 @@ def test_every_offered_option_fits_the_table_of_argument_names(players: int) -> 
                 verbs.add(option.verb)
             game.push(bots[decision.seat - 1].choose(game.observation(decision.seat), decision))
     assert len(verbs) >= 10, "the games should meet most kinds of option"
+
+
+def test_the_engine_s_reroll_questions_read_back_as_the_roll_they_ask_about() -> None:
+    """Bots read a reroll question through ``read_reroll_prompt``: every defence roll the
+    engine asks about (RULES §7) must read back as the swarm that attacks, every attack
+    roll (§6.3) as the marine who makes it, facing its swarm."""
+    seen = {"attack": 0, "defence": 0}
+    for players in (1, 2, 4):
+        for seed in range(15):
+            game = Game(GameConfig(players, seed=seed))
+            bot = RandomPlayer(seed)
+            while game.decision is not None:
+                decision = game.decision
+                if decision.kind == "reroll":
+                    question = read_reroll_prompt(decision.prompt)
+                    if game.state.phase == "genestealer_attack":
+                        assert question is not None and question.what == "defence", decision
+                    if question is not None:
+                        seen[question.what] += 1
+                        pos = next(
+                            p for p in game.state.formation if p.marine.name == question.marine
+                        )
+                        if question.what == "defence":
+                            # The cards that have not attacked yet this phase (RULES §7).
+                            assert 1 <= question.count <= len(pos.swarms[question.side])
+                        else:
+                            assert pos.marine.facing == question.side
+                game.push(bot.choose(None, decision))
+    assert seen["attack"] > 20 and seen["defence"] > 20, seen

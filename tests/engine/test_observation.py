@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plugin_kit import SHIPPED, shipped_ruleset
 
 from deathangel.engine.decisions import REROLL
 from deathangel.engine.game import Game, GameConfig
@@ -75,6 +76,8 @@ def live_objects(game: Game) -> dict[int, str]:
         id(st.location_deck): "the location deck list",
         id(st.formation): "the live formation",
     }
+    if st.wounds:
+        named[id(st.wounds)] = "the live wound marks"
     for name in ("genestealers", "events", "locations", "blips", "dice", "setup"):
         named[id(e.streams[name])] = f"the {name!r} random stream"
     for pos in st.formation:
@@ -231,3 +234,31 @@ def test_observations_are_values_of_their_own_type() -> None:
     assert isinstance(obs, Observation)
     assert obs.seat == 2
     assert obs.teams == game.state.seats[1]
+
+
+@pytest.mark.parametrize("plugin", sorted(SHIPPED))
+@pytest.mark.parametrize("players", [1, 4])
+def test_nothing_a_player_receives_leads_back_with_a_shipped_plugin(
+    plugin: str, players: int
+) -> None:
+    """The same walk with each shipped plugin: its enemy cards, wound marks, new windows and
+    rule switches (teams chosen at setup, Instinct cards shown) hand out nothing live."""
+    rules = shipped_ruleset(plugin)
+    rng = random.Random(players)
+    wounded = 0
+    seed = 0
+    # Two games, and for Broodwake as many more as it takes to walk a view with a wound mark.
+    while seed < 2 or (plugin == "broodwake" and not wounded and seed < 40):
+        game = Game(GameConfig(players, seed=seed), ruleset=rules)
+        bot = RandomPlayer(seed)
+        steps = 0
+        while game.decision is not None:
+            decision = game.decision
+            if steps % 5 == 0 or game.state.wounds:
+                wounded += bool(game.state.wounds)
+                seat = rng.randint(1, players)
+                assert_honest(game, (game.observation(seat), decision))
+            game.push(bot.choose(None, decision))
+            steps += 1
+        seed += 1
+    assert wounded or plugin != "broodwake", "no view with a wound mark was walked"

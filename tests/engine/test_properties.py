@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import Progress, check_invariants
+from plugin_kit import SHIPPED, shipped_ruleset
 
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database
@@ -520,3 +521,47 @@ def test_check_invariants_compares_two_moments() -> None:
     rescued = progress._replace(slain=(game.state.formation[-1].marine.name,))
     assert check_invariants(game, rescued) == progress
     assert check_invariants(game, progress) == progress
+
+
+# -- the same promises with each shipped plugin enabled ------------------------------------------
+
+SHIPPED_PROFILE = settings(PROFILE, max_examples=max(4, PROFILE.max_examples // 3))
+"""Fewer examples per plugin: the engine's own paths are covered above at full strength; these
+check what the plugins add (enemy cards, new windows, rule switches) under the same promises."""
+PLUGINS = pytest.mark.parametrize("plugin", sorted(SHIPPED))
+
+
+@PLUGINS
+@SHIPPED_PROFILE
+@given(players=st.integers(1, 6), seed=SEEDS, bot_seed=SEEDS)
+def test_games_with_a_shipped_plugin_keep_invariants_and_end(
+    plugin: str, players: int, seed: int, bot_seed: int
+) -> None:
+    rules = shipped_ruleset(plugin)
+    game = new_game(players, seed, ruleset=rules)
+    assert game.config.plugins == rules.plugins
+    play_out(game, RandomPlayer(bot_seed))
+    assert game.outcome in ("victory", "defeat")
+
+
+@PLUGINS
+@SHIPPED_PROFILE
+@given(players=st.integers(1, 6), seed=SEEDS, bot_seed=SEEDS, data=st.data())
+def test_games_with_a_shipped_plugin_save_and_clone_faithfully(
+    plugin: str, players: int, seed: int, bot_seed: int, data: st.DataObject
+) -> None:
+    rules = shipped_ruleset(plugin)
+    options = play_out(new_game(players, seed, ruleset=rules), RandomPlayer(bot_seed), check=False)
+    at = data.draw(st.integers(0, len(options)), label="save and clone at decision")
+    game = new_game(players, seed, ruleset=rules)
+    replay(game, options[:at])
+    before = fingerprint(game)
+    saved = json.loads(json.dumps(game.to_save()))
+    assert saved["config"]["plugins"] == [list(p) for p in rules.plugins]
+    loaded = Game.from_save(saved, ruleset=rules)
+    assert fingerprint(loaded) == before
+    clone = game.clone()
+    assert fingerprint(clone) == before
+    replay(loaded, options[at:], check=True)
+    replay(clone, options[at:])
+    assert final(loaded) == final(clone)

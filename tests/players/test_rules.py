@@ -14,7 +14,7 @@ import pytest
 from support import build_state, table
 
 from deathangel.analysis.simulate import play_game, simulate
-from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.decisions import Decision, Option, defence_reason, reroll_prompt
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.observation import observe, pile_counts
 from deathangel.errors import RuleFileError
@@ -151,7 +151,8 @@ def test_the_shipped_rule_set_is_found_by_name() -> None:
             "{path}:4: unknown key 'ponies'; a rule file holds format, extends, fallback, let "
             "and rules for the decision kinds choose_action, place_support, move, facing, "
             "activate, attack, reroll, slay, spawn_order, blip_split, door_slay, "
-            "target_marine, target_swarm, target_pile, target_team, target_terrain, choose",
+            "target_marine, target_swarm, target_pile, target_team, target_terrain, choose, "
+            "choose_team",
         ),
         (
             "[place_support]\nscore = 1\n",
@@ -290,12 +291,10 @@ def test_a_defence_roll_that_would_slay_is_rerolled_and_a_safe_one_kept() -> Non
     rows: list[tuple[str, str] | tuple[str, str, int]] = [("Brother Leon", "L", 2)]
     swarms = {(1, "left"): ["claw-1", "claw-2"]}
     options = (Option("reroll"), Option("keep"))
-    lose = Decision(
-        1, "reroll", options, "2 genestealer(s) on the left attack Brother Leon: rolled 2"
-    )
-    safe = Decision(
-        1, "reroll", options, "2 genestealer(s) on the left attack Brother Leon: rolled 3"
-    )
+    # The question as the engine words it (RULES §7: slain on a 2, not on a 3).
+    asked = defence_reason("Brother Leon", 0, 2)
+    lose = Decision(1, "reroll", options, reroll_prompt(asked, 2))
+    safe = Decision(1, "reroll", options, reroll_prompt(asked, 3))
     assert default_choice(rows, lose, swarms=swarms) == Option("reroll")
     assert default_choice(rows, safe, swarms=swarms) == Option("keep")
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from invariants import check_invariants
+from plugin_kit import plugin_module
 from support import build_state, drive, make_engine
 
 from deathangel.cards.catalogue import EffectSpec
 from deathangel.engine.game import Game, GameConfig
-from deathangel.errors import CardDataError, PluginError
+from deathangel.errors import PluginError
 from deathangel.players import RandomPlayer
-from deathangel.plugins.hookspecs import hookimpl
 from deathangel.plugins.manager import plugin_manager
 from deathangel.plugins.ruleset import load_ruleset
 
@@ -33,8 +33,8 @@ def example() -> types.ModuleType:
 
 
 def test_example_plugin_adds_its_cards(example: types.ModuleType) -> None:
-    rules = load_ruleset(plugin_manager(entry_points=False, extra=[example]))
-    assert rules.plugins == ("base", "deathangel_example")
+    rules = load_ruleset(extra=[example])
+    assert rules.plugins == (("deathangel_example", "unversioned"),)
     counts = rules.db.counts()
     assert counts["events"] == 30 + 2
     names = [e.name for e in rules.db.events]
@@ -45,9 +45,9 @@ def test_example_plugin_adds_its_cards(example: types.ModuleType) -> None:
 def test_games_with_the_example_plugin_play_through(
     example: types.ModuleType, players: int
 ) -> None:
-    rules = load_ruleset(plugin_manager(entry_points=False, extra=[example]))
+    rules = load_ruleset(extra=[example])
     for seed in range(3):
-        game = Game(GameConfig(players=players, seed=seed), db=rules.db, abilities=rules.abilities)
+        game = Game(GameConfig(players=players, seed=seed), ruleset=rules)
         bot = RandomPlayer(seed)
         steps = 0
         while game.decision is not None:
@@ -62,7 +62,7 @@ def test_games_with_the_example_plugin_play_through(
 def test_medicae_drop_gives_tokens_top_to_bottom_while_the_supply_lasts(
     example: types.ModuleType,
 ) -> None:
-    rules = load_ruleset(plugin_manager(entry_points=False, extra=[example]))
+    rules = load_ruleset(extra=[example])
     state = build_state(
         [("Brother Leon", "L"), ("Brother Valencio", "R"), ("Sergeant Gideon", "R", 11)]
     )
@@ -76,25 +76,21 @@ def test_medicae_drop_gives_tokens_top_to_bottom_while_the_supply_lasts(
 
 
 def test_an_implementation_of_an_undeclared_effect_is_refused() -> None:
-    rogue = types.ModuleType("rogue_plugin")
-
-    def deathangel_effect_implementations() -> dict[str, object]:
-        return {"no_such_effect": lambda engine, params: iter(())}
-
-    rogue.deathangel_effect_implementations = hookimpl(deathangel_effect_implementations)  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="no_such_effect"):
-        load_ruleset(plugin_manager(entry_points=False, extra=[rogue]))
+    rogue = plugin_module(
+        "rogue_plugin",
+        deathangel_effect_implementations=lambda: {
+            "no_such_effect": lambda engine, params: iter(())
+        },
+    )
+    with pytest.raises(PluginError, match=r"rogue_plugin.*no_such_effect"):
+        load_ruleset(extra=[rogue])
 
 
 def test_a_misspelt_hook_is_named() -> None:
-    typo = types.ModuleType("typo_plugin")
-
-    def deathangel_card_dir() -> list[Path]:  # the spec is deathangel_card_dirs
-        return []
-
-    typo.deathangel_card_dir = hookimpl(deathangel_card_dir)  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="typo_plugin"):
-        plugin_manager(entry_points=False, extra=[typo])
+    # The spec is deathangel_card_dirs.
+    typo = plugin_module("typo_plugin", deathangel_card_dir=lambda: [])
+    with pytest.raises(PluginError, match=r"typo_plugin.*deathangel_card_dir"):
+        plugin_manager(extra=[typo])
 
 
 def test_a_broken_plugin_card_file_names_file_card_and_field(tmp_path: Path) -> None:
@@ -107,15 +103,11 @@ def test_a_broken_plugin_card_file_names_file_card_and_field(tmp_path: Path) -> 
         'effect = { name = "flip_all" }\n',
         encoding="utf-8",
     )
-    broken = types.ModuleType("broken_plugin")
-
-    def deathangel_card_dirs() -> list[Path]:
-        return [tmp_path]
-
-    broken.deathangel_card_dirs = hookimpl(deathangel_card_dirs)  # type: ignore[attr-defined]
-    with pytest.raises(CardDataError) as caught:
-        load_ruleset(plugin_manager(entry_points=False, extra=[broken]))
+    broken = plugin_module("broken_plugin", deathangel_card_dirs=lambda: [tmp_path])
+    with pytest.raises(PluginError) as caught:
+        load_ruleset(extra=[broken])
     message = str(caught.value)
+    assert "broken_plugin" in message
     assert "events.toml" in message and "Bad Omen" in message and "color" in message
 
 
@@ -129,15 +121,14 @@ def test_a_card_whose_effect_has_no_implementation_is_refused(tmp_path: Path) ->
         'effect = { name = "omen_unwritten" }\n',
         encoding="utf-8",
     )
-    half = types.ModuleType("half_plugin")
-
-    def deathangel_card_dirs() -> list[Path]:
-        return [tmp_path]
-
-    def deathangel_effects() -> list[EffectSpec]:
-        return [EffectSpec("omen_unwritten", "event", {}, "declared, never implemented")]
-
-    half.deathangel_card_dirs = hookimpl(deathangel_card_dirs)  # type: ignore[attr-defined]
-    half.deathangel_effects = hookimpl(deathangel_effects)  # type: ignore[attr-defined]
-    with pytest.raises(CardDataError, match=r"Silent Omen.*omen_unwritten.*no implementation"):
-        load_ruleset(plugin_manager(entry_points=False, extra=[half]))
+    half = plugin_module(
+        "half_plugin",
+        deathangel_card_dirs=lambda: [tmp_path],
+        deathangel_effects=lambda: [
+            EffectSpec("omen_unwritten", "event", {}, "declared, never implemented")
+        ],
+    )
+    with pytest.raises(
+        PluginError, match=r"half_plugin.*Silent Omen.*omen_unwritten.*no implementation"
+    ):
+        load_ruleset(extra=[half])

@@ -104,7 +104,9 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
             for row, pos in enumerate(st.formation)
             if pos.marine.team == team
             for side in (LEFT, RIGHT)
-            for c in table.distinct(c for c in pos.swarms[side] if not table.is_brood_lord(c))
+            for c in table.distinct(
+                (c for c in pos.swarms[side] if not table.is_brood_lord(c)), st.wounds
+            )
         ]
 
     if not candidates():
@@ -136,6 +138,7 @@ def intimidate(engine: Engine, team: str, card: str, params: Mapping[str, Any]) 
         row, side, c = card_of(engine, pick)
         st.formation[row].swarms[side].remove(c)
         st.protected.discard(c)
+        engine.heal([c])
         st.blips[pile].append(c)
         taken += 1
     if taken:

@@ -117,7 +117,8 @@ def slay_engaged(
         card = yield from engine.slay_one(pos, side, seat)
         if card is None:
             break
-        slain += 1
+        if card not in pos.swarms[side]:  # slain, not only wounded
+            slain += 1
     return slain
 
 
@@ -135,6 +136,7 @@ def shuffle_into_pile(engine: Engine, cards: Sequence[int], side: int) -> None:
     """Put genestealers into a blip pile and shuffle it (§14.16); Brood Lords never go there,
     so callers leave them out."""
     pile = engine.state.blips[side]
+    engine.heal(cards)
     pile.extend(cards)
     engine.streams.shuffle("blips", pile)
     engine.note(f"{len(cards)} genestealer(s) are shuffled into the {SIDES[side]} blip pile")

@@ -9,14 +9,15 @@ database has an implementation, so a card that would silently do nothing is refu
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Container, Generator, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import deathangel.engine.decisions as d
-from deathangel.cards.catalogue import EffectCatalogue, Timing
+from deathangel.cards.catalogue import ACTION_TIMINGS, ActionTiming, EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
-from deathangel.engine.decisions import DONE, Decision, Option
+from deathangel.engine.decisions import DONE, Decision, Option, no_questions
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
 from deathangel.engine.lasting import (
@@ -49,14 +50,58 @@ _ATTACK = frozenset(
     }
 )
 _INLINE = _DEFENCE | _ATTACK | {"swap_with_any", "door_bonus_token"}
-_END_OF_EVENT = actions.ACTION_EFFECTS["end_of_event"]
 _GROUP_OF_TIMING: dict[Timing, str] = {
     "event": "events",
     "on_entering": "locations",
     "control_panel": "locations",
     "terrain": "terrain",
     "victory": "victories",
+    "enemy_slain": "enemies",
 }
+
+CALLS: dict[Timing, tuple[str, ...]] = {
+    "support_after": ("engine", "team", "card", "params"),
+    "move_activate_before": ("engine", "team", "card", "params"),
+    "move_step": ("engine", "team", "card", "params", "swapped"),
+    "activation": ("engine", "team", "card", "params", "marine", "terrain"),
+    "move_activate_after": ("engine", "team", "card", "params"),
+    "attack": ("engine", "team", "card", "params", "marine", "roll"),
+    "defence": ("engine", "team", "card", "params", "marine", "side", "roll", "verdict"),
+    "end_of_event": ("engine", "team", "card", "params"),
+    "attack_after": ("engine", "team", "card", "params"),
+    "event": ("engine", "params"),
+    "terrain": ("engine", "marine", "terrain"),
+    "on_entering": ("engine", "params", "marine"),
+    "control_panel": ("engine", "params", "marine"),
+    "victory": ("engine", "params"),
+    "enemy_slain": ("engine", "card", "by", "params"),
+}
+"""How the engine calls an effect's implementation, by the timing its catalogue entry
+declares: the positional arguments, in order (see the ``deathangel_effect_implementations``
+hook for what each returns). A plugin's implementation must accept exactly these."""
+
+ActionStep = tuple[ActionTiming, Callable[..., Any], Mapping[str, Any]]
+"""An action card's own step: its window, its implementation and the card's parameters."""
+
+
+def check_call(name: str, timing: Timing, impl: Callable[..., Any]) -> str | None:
+    """What is wrong with ``impl`` as the implementation of an effect of ``timing``, or
+    ``None``: the engine will call it with :data:`CALLS` ``[timing]``."""
+    if timing not in CALLS:
+        return f"effect {name!r} declares timing {timing!r}, which no window has"
+    args = CALLS[timing]
+    try:
+        signature = inspect.signature(impl)
+    except (TypeError, ValueError):  # a builtin without a signature: trust it
+        return None
+    try:
+        signature.bind(*args)
+    except TypeError:
+        return (
+            f"effect {name!r} works at {timing!r}, so it is called as "
+            f"({', '.join(args)}); its implementation takes {signature}"
+        )
+    return None
 
 
 class CardAbilities(Abilities["Engine"]):
@@ -64,35 +109,57 @@ class CardAbilities(Abilities["Engine"]):
 
     ``strict`` (the default) refuses a database with an effect that has no implementation;
     tests of one kind of card may turn it off while other kinds are still being built.
+
+    Action cards whose ability is a step of its own (rather than a change to the engine's
+    questions) are filed by the window their catalogue entry declares
+    (:data:`actions.ACTION_EFFECTS` for the base game, ``action_steps`` for plugins), and each
+    window runs only the effects declared for it.
     """
 
     def __init__(
         self,
         db: CardDatabase,
         *,
-        extra_actions: Mapping[str, actions.ActionEffect] | None = None,
+        action_steps: Mapping[ActionTiming, Mapping[str, Callable[..., Any]]] | None = None,
         extra_events: Mapping[str, events.EventEffect] | None = None,
         extra_locations: Mapping[str, locations.LocationEffect] | None = None,
         extra_terrain: Mapping[str, TerrainEffect] | None = None,
         extra_victories: Mapping[str, locations.VictoryEffect] | None = None,
+        enemy_rules: Mapping[str, Callable[..., Any]] | None = None,
         strict: bool = True,
     ) -> None:
         super().__init__()
         self.terrain_effects.update(locations.TERRAIN_EFFECTS)
         self.terrain_effects.update(extra_terrain or {})
-        self.action_effects: dict[str, actions.ActionEffect] = {
-            **{
-                name: impl
-                for group in actions.ACTION_EFFECTS.values()
-                for name, impl in group.items()
-            },
-            **(extra_actions or {}),
+        steps: dict[ActionTiming, dict[str, Callable[..., Any]]] = {
+            timing: dict(group) for timing, group in actions.ACTION_EFFECTS.items()
         }
+        for timing, group in (action_steps or {}).items():
+            steps.setdefault(timing, {}).update(group)
+        self.action_effects: dict[str, Callable[..., Any]] = {
+            name: impl for group in steps.values() for name, impl in group.items()
+        }
+        """Every action-card effect that is a step of its own, whatever its window."""
+        timing_of = {name: timing for timing, group in steps.items() for name in group}
         self.event_effects = {**events.EVENT_EFFECTS, **(extra_events or {})}
         self.location_effects = {**locations.LOCATION_EFFECTS, **(extra_locations or {})}
         self.victory_effects = {**locations.VICTORY_EFFECTS, **(extra_victories or {})}
+        self.enemy_rules: dict[str, Callable[..., Any]] = dict(enemy_rules or {})
+        """Enemy types' rules by effect name (empty in the base game: no enemy types)."""
         self.effect_of: dict[str, Effect | None] = {
             a.name: a.effect for t in db.teams for a in t.actions
+        }
+        self.card_steps: dict[str, ActionStep] = {}
+        """Action card name -> its step, for cards whose effect is a step of its own."""
+        for name, effect in self.effect_of.items():
+            if effect is not None and effect.name in timing_of:
+                timing = timing_of[effect.name]
+                self.card_steps[name] = (timing, steps[timing][effect.name], effect.params)
+        # Windows the base game answers by effect name take a plugin's step only when a card
+        # has one: these stay empty (and cost one test) in the base game.
+        self._step_cards: dict[ActionTiming, frozenset[str]] = {
+            timing: frozenset(c for c, step in self.card_steps.items() if step[0] == timing)
+            for timing in ("move_step", "activation", "attack", "defence", "end_of_event")
         }
         if strict:
             self._check(db)
@@ -103,18 +170,25 @@ class CardAbilities(Abilities["Engine"]):
         db: CardDatabase,
         catalogue: EffectCatalogue,
         implementations: Mapping[str, Callable[..., Any]],
+        owners: Mapping[str, str] | None = None,
     ) -> CardAbilities:
-        """Abilities with plugins' implementations, each filed under its catalogue timing.
+        """Abilities with plugins' implementations, each filed under its catalogue timing
+        (the window where the engine calls it) and checked to take that window's arguments.
 
-        :raises PluginError: for an implementation of a name the catalogue does not declare,
-            or of a name the base game already implements.
+        ``owners`` names the plugin of each implementation, for messages.
+
+        :raises PluginError: naming the plugin, for an implementation of a name the catalogue
+            does not declare, of a name the base game already implements, of a timing no
+            window has, or that does not take its window's arguments.
         """
+        owners = owners or {}
+        steps: dict[ActionTiming, dict[str, Callable[..., Any]]] = {}
         groups: dict[str, dict[str, Any]] = {
-            "actions": {},
             "events": {},
             "locations": {},
             "terrain": {},
             "victories": {},
+            "enemies": {},
         }
         builtin = CardAbilities(db, strict=False)
         taken = (
@@ -126,19 +200,27 @@ class CardAbilities(Abilities["Engine"]):
             | _INLINE
         )
         for name, impl in implementations.items():
+            who = f"plugin {owners[name]!r}: " if name in owners else ""
             spec = catalogue.get(name)
             if spec is None:
-                raise PluginError(f"implementation of {name!r}: no card effect of that name")
+                raise PluginError(f"{who}implementation of {name!r}: no card effect of that name")
             if name in taken:
-                raise PluginError(f"implementation of {name!r}: the effect already has one")
-            groups[_GROUP_OF_TIMING.get(spec.timing, "actions")][name] = impl
+                raise PluginError(f"{who}implementation of {name!r}: the effect already has one")
+            problem = check_call(name, spec.timing, impl)
+            if problem is not None:
+                raise PluginError(f"{who}{problem}")
+            if spec.timing in ACTION_TIMINGS:
+                steps.setdefault(cast(ActionTiming, spec.timing), {})[name] = impl
+            else:
+                groups[_GROUP_OF_TIMING[spec.timing]][name] = impl
         return cls(
             db,
-            extra_actions=groups["actions"],
+            action_steps=steps,
             extra_events=groups["events"],
             extra_locations=groups["locations"],
             extra_terrain=groups["terrain"],
             extra_victories=groups["victories"],
+            enemy_rules=groups["enemies"],
         )
 
     def _check(self, db: CardDatabase) -> None:
@@ -150,6 +232,7 @@ class CardAbilities(Abilities["Engine"]):
             *(("location", c.name, c.effect, self.location_effects) for c in db.locations),
             *(("location", c.name, c.victory, self.victory_effects) for c in db.locations),
             *(("terrain", t.name, t.effect, self.terrain_effects) for t in db.terrain),
+            *(("enemy", e.name, e.rule, self.enemy_rules) for e in db.enemies),
         ]
         for kind, name, effect, known in named:
             if effect is not None and effect.name not in known:
@@ -183,15 +266,6 @@ class CardAbilities(Abilities["Engine"]):
             return None
         return effect.params
 
-    def _run(self, engine: Engine, team: str, card: str) -> Flow:
-        effect = self.effect_of.get(card)
-        if (
-            effect is not None
-            and effect.name in self.action_effects
-            and (effect.name not in _END_OF_EVENT)
-        ):
-            yield from self.action_effects[effect.name](engine, team, card, effect.params)
-
     # -- Choose Actions -------------------------------------------------------------------------
 
     def barred_actions(self, engine: Engine, team: str) -> frozenset[str]:
@@ -207,10 +281,25 @@ class CardAbilities(Abilities["Engine"]):
     # -- Resolve Actions ------------------------------------------------------------------------
 
     def after_support(self, engine: Engine, team: str, card: str) -> Flow:
-        return self._run(engine, team, card)
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "support_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
 
     def before_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
-        """Enter Formation: before each Move + Activate card, one token on any marine."""
+        """Enter Formation: before each Move + Activate card, one token on any marine; then
+        the card's own step before moving, if it has one."""
+        step = self.card_steps.get(card)
+        if step is None or step[0] != "move_activate_before":
+            return self._enter_formation(engine, team, card)
+        return self._enter_formation_then(engine, team, card, step)
+
+    def _enter_formation_then(self, engine: Engine, team: str, card: str, step: ActionStep) -> Flow:
+        yield from self._enter_formation(engine, team, card)
+        yield from step[1](engine, team, card, step[2])
+
+    def _enter_formation(self, engine: Engine, team: str, card: str) -> Flow:
         st = engine.state
         if ENTER_FORMATION not in st.effects or st.supply <= 0:
             return
@@ -223,7 +312,13 @@ class CardAbilities(Abilities["Engine"]):
             place_token(engine, choice.text("marine"))
 
     def swap_options(self, engine: Engine, team: str, card: str, swapped: set[str]) -> list[Option]:
-        """Reorganize: swaps with any marine of the formation, not only a neighbour."""
+        """Reorganize: swaps with any marine of the formation, not only a neighbour; a
+        plugin's move-step effect gives its own list (``None``: the rules' own)."""
+        if card in self._step_cards["move_step"]:
+            _, impl, params = self.card_steps[card]
+            own: list[Option] | None = impl(engine, team, card, params, swapped)
+            if own is not None:
+                return own
         if self._effect(card, "swap_with_any") is None:
             return super().swap_options(engine, team, card, swapped)
         names = [p.marine.name for p in engine.state.formation]
@@ -251,6 +346,9 @@ class CardAbilities(Abilities["Engine"]):
         self, engine: Engine, team: str, card: str, marine: str, terrain: str
     ) -> Flow:
         yield from super().activate_terrain(engine, team, card, marine, terrain)
+        if card in self._step_cards["activation"]:
+            _, impl, step_params = self.card_steps[card]
+            yield from impl(engine, team, card, step_params, marine, terrain)
         params = self._effect(card, "door_bonus_token")
         effect = engine.table.terrain[terrain].effect
         if params is None or effect is None or effect.name != "door_token":
@@ -269,7 +367,11 @@ class CardAbilities(Abilities["Engine"]):
             locations.add_door_token(engine, terrain)
 
     def after_move_activate(self, engine: Engine, team: str, card: str) -> Flow:
-        return self._run(engine, team, card)
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "move_activate_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
 
     # -- attacks --------------------------------------------------------------------------------
 
@@ -305,7 +407,7 @@ class CardAbilities(Abilities["Engine"]):
                 normal = [c for c in swarm if not table.is_brood_lord(c)] or swarm
                 options.extend(
                     Option("slay_at", (r + 1, SIDES[side], table.gs_labels[c]))
-                    for c in table.distinct(normal)
+                    for c in table.distinct(normal, st.wounds)
                 )
         return options
 
@@ -335,6 +437,13 @@ class CardAbilities(Abilities["Engine"]):
             engine.kill_marine(marine, "fell in his Heroic Charge")
 
     def attack_kills(self, engine: Engine, card: str | None, marine: str, roll: Roll) -> int:
+        if card in self._step_cards["attack"]:
+            _, impl, params = self.card_steps[card]
+            kills: int | None = impl(
+                engine, engine.table.actions[card][0], card, params, marine, roll
+            )
+            if kills is not None:
+                return kills
         flamer = self._effect(card, "attack_slays_face_value")
         if flamer is not None and flamer["marine"] == marine:
             return roll.face
@@ -347,8 +456,22 @@ class CardAbilities(Abilities["Engine"]):
         params = self._effect(card, "skull_chains_attack")
         return params is not None and params["marine"] == marine and roll.skull
 
+    def after_attack(self, engine: Engine, team: str, card: str) -> Flow:
+        step = self.card_steps.get(card)  # inline, not _step: one call fewer per card
+        if step is not None and step[0] == "attack_after":
+            flow: Flow = step[1](engine, team, card, step[2])
+            return flow
+        return no_questions()
+
     def genestealer_slain(self, engine: Engine, card: int, by: str | None) -> Flow:
-        """Lead by Example: a slay by the team's marine may place a token, N times a round."""
+        """An enemy type's own rule, then Lead by Example: a slay by the team's marine may
+        place a token, N times a round."""
+        if self.enemy_rules:
+            enemy = engine.table.enemy_of[card]
+            if enemy is not None and enemy.rule is not None:
+                rule = self.enemy_rules.get(enemy.rule.name)
+                if rule is not None:
+                    yield from rule(engine, card, by, enemy.rule.params)
         st = engine.state
         if by is None or st.supply <= 0 or not engine.is_alive(by):
             return
@@ -398,11 +521,19 @@ class CardAbilities(Abilities["Engine"]):
             why = "Second Wind (a 0)"
         if counter:
             engine.note(f"but {why}: the attack on {marine} misses and he strikes back")
-            return COUNTER
-        if miss:
+            verdict = COUNTER
+        elif miss:
             if verdict == SLAIN:
                 engine.note(f"but {why}: the attack on {marine} misses")
-            return MISS
+            verdict = MISS
+        if self._step_cards["defence"]:
+            # Plugins' defence effects of resolved cards, after the base game's.
+            for t, card, _ in list(self._resolved_cards(engine)):
+                if card in self._step_cards["defence"]:
+                    _, impl, params = self.card_steps[card]
+                    verdict = yield from impl(engine, t, card, params, marine, side, roll, verdict)
+        if verdict != SLAIN:
+            return verdict
         holder = st.artefact
         if verdict == SLAIN and holder is not None and st.team_seat[team] == holder:
             choice = yield from engine.ask(
@@ -433,10 +564,15 @@ class CardAbilities(Abilities["Engine"]):
         return count
 
     def end_of_event(self, engine: Engine) -> Flow:
-        """Overwatch: before the travel check, each marine of the team may pay to attack."""
-        for team, card, effect in list(self._resolved_cards(engine)):
-            if effect.name in _END_OF_EVENT and team not in engine.state.eliminated:
-                yield from _END_OF_EVENT[effect.name](engine, team, card, effect.params)
+        """Overwatch and every end-of-Event step of this round's resolved cards, before the
+        travel check (their teams still in play)."""
+        cards = self._step_cards["end_of_event"]
+        if not cards:
+            return
+        for team, card, _ in list(self._resolved_cards(engine)):
+            if card in cards and team not in engine.state.eliminated:
+                _, impl, params = self.card_steps[card]
+                yield from impl(engine, team, card, params)
 
     # -- travel and victory ---------------------------------------------------------------------
 

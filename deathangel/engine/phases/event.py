@@ -23,8 +23,8 @@ class EventPhase(EngineBase):
         event = self.table.events[event_id]
         self.note(f"{EVENT_HEADER}{event.name} —")
         # 1. Ability first. An Instinct card with several players is the current player's
-        # alone until he has chosen.
-        st.event_hidden = event.instinct and len(st.seats) > 1
+        # alone until he has chosen (unless a variant has every card decided openly).
+        st.event_hidden = event.instinct and len(st.seats) > 1 and self.table.switches.instinct
         if st.scouted is not None and st.scouted[1] == event_id:
             st.scouted = None
         yield from self.abilities.event_ability(self, event)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN
 from deathangel.engine.core import EngineBase
-from deathangel.engine.decisions import Flow
+from deathangel.engine.decisions import Flow, defence_reason
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 
@@ -70,27 +70,29 @@ class GenestealerAttack(EngineBase):
         is slain and, while any is left, the swarm attacks again with a new roll.
         """
         st = self.state
+        table = self.table
         pos = st.formation[row]
         marine = pos.marine
         seat = st.team_seat[marine.team]
         while group:
-            lords = sum(1 for c in group if self.table.is_brood_lord(c))
+            lords = sum(1 for c in group if table.is_brood_lord(c))
+            # Enemy cards may weigh more (or less) than one genestealer.
+            size = len(group) if table.gs_weight is None else table.swarm_size(group)
             roll = yield from self.roll_with_rerolls(
                 marine.name,
-                (
-                    f"{len(group)} genestealers on the {SIDES[side]} attack {marine.name}"
-                    if len(group) > 1
-                    else f"1 genestealer on the {SIDES[side]} attacks {marine.name}"
-                ),
+                defence_reason(marine.name, side, len(group)),
                 marine.facing == side,
                 modifier=-lords,
             )
-            verdict = SLAIN if roll.value <= len(group) else MISS
+            # RULES §7: slain when the value is at most the size (a variant may shift it).
+            margin = self.defence_margin
+            verdict = SLAIN if roll.value <= size + margin else MISS
             if self.log is not None:
                 # No skull shown: a defence compares the value with the swarm's size.
+                against = f"swarm of {size}" if not margin else f"swarm of {size}{margin:+d}"
                 self.note_roll(
                     roll,
-                    f" vs swarm of {len(group)}: " + ("slain" if verdict == SLAIN else "missed"),
+                    f" vs {against}: " + ("slain" if verdict == SLAIN else "missed"),
                     skulls=False,
                 )
             verdict = yield from self.abilities.defence(self, marine.name, side, roll, verdict)
@@ -103,4 +105,5 @@ class GenestealerAttack(EngineBase):
             card = yield from self.slay_one(pos, side, seat, by=marine.name, among=group)
             if card is None:
                 return
-            group.remove(card)
+            if card not in pos.swarms[side]:  # slain, not only wounded
+                group.remove(card)

@@ -176,7 +176,7 @@ class ResolveActions(EngineBase):
         marine = self.marine(name)
         side = marine.facing
         roll = yield from self.roll_with_rerolls(
-            name, f"{name} attacks the {SIDES[side]} swarm at position {target_row + 1}", True
+            name, d.attack_reason(name, side, target_row), True
         )
         kills = self.abilities.attack_kills(self, card, name, roll)
         target = st.formation[target_row]

@@ -11,12 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from deathangel.cards.catalogue import EffectSpec
+from deathangel.cards.manifest import Manifest
 from deathangel.engine.decisions import Flow
 from deathangel.engine.effects.common import place_token
 from deathangel.engine.rounds import Engine
 from deathangel.plugins.hookspecs import hookimpl
 
 CARDS = Path(__file__).parent / "cards"
+
+
+@hookimpl
+def deathangel_manifest() -> Manifest:
+    # Written for hook API 1; its two events join the base game's Event deck.
+    return Manifest(api=1, title="Example", summary="Two events, one of them a new mechanic.")
 
 
 @hookimpl
