@@ -8,6 +8,7 @@ through :func:`play_game`, which has its own tests against the game log. The str
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,11 +28,13 @@ from deathangel.analysis.tournament import (
     TournamentConfig,
     TournamentConfigError,
     build_config,
+    read_config_file,
     teams_text,
 )
 from deathangel.engine.game import GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
+from deathangel.plugins.strategies import strategy_factory
 
 COLUMNS = (
     "players, cell_teams, entry, game, seed, teams, outcome, rounds, locations_reached, "
@@ -249,6 +252,36 @@ def test_an_sprt_without_discordant_pairs_plays_to_its_cap_undecided(tmp_path: P
     assert report.sprt == summary.sprt
 
 
+def test_an_sprt_stops_at_the_pair_that_decides_it(tmp_path: Path) -> None:
+    """Random against rules, solo, p0 = 0.5 against p1 = 0.8 with alpha = beta = 0.05: each
+    solo game the rules bot wins and random loses adds ln(0.8/0.5) = 0.470 to the ratio, so
+    with no pair going the other way the 7th such pair passes ln(0.95/0.05) = 2.944 (6 make
+    2.820). The games are played here by hand to find that pair."""
+    rules = strategy_factory("rules")
+    wins = 0
+    k = -1
+    while wins < 7:
+        k += 1
+        a = by_hand(1, k, [RandomPlayer(seed=bot_seed(k, 1))])[0] == "victory"
+        b = by_hand(1, k, [rules(seed=bot_seed(k, 1))])[0] == "victory"
+        assert not (a and not b), "a pair random won would move the ratio the other way"
+        wins += b and not a
+    deciding = k + 1  # pairs read, the deciding one included
+    cfg = config(
+        games=400,
+        players=1,
+        entry=[{"strategy": "random"}, {"strategy": "rules"}],
+        sprt={"p0": 0.5, "p1": 0.8},
+    )
+    summary = run_tournament(cfg, tmp_path / "r.db", workers=0, batch=5)
+    assert summary.sprt is not None
+    assert (summary.sprt.decision, summary.sprt.pairs, summary.sprt.b_wins) == ("H1", deciding, 7)
+    assert summary.sprt.llr == pytest.approx(7 * math.log(0.8 / 0.5))
+    with Results.open(tmp_path / "r.db") as results:
+        played = results.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert played < 2 * 400, "the run stopped once decided, well before its cap"
+
+
 def test_an_sprt_needs_exactly_two_entries() -> None:
     with pytest.raises(TournamentConfigError, match="compares exactly two entries, not 1"):
         config(entry=[{"strategy": "random"}], sprt={"p0": 0.5, "p1": 0.6})
@@ -392,3 +425,17 @@ def test_dask_local_starts_its_own_cluster(tmp_path: Path) -> None:
     summary = run_tournament(cfg, tmp_path / "dask.db", backend=backend)
     assert (summary.status, summary.played, summary.backend) == ("finished", 6, "dask local")
     assert stored(tmp_path / "dask.db") == stored(tmp_path / "here.db")
+
+
+def test_the_docs_tournament_file_is_the_one_shown_and_builds() -> None:
+    """docs/tournaments.md shows its example file in full; the file must be that text and a
+    tournament the runner accepts: 3 entries on player counts 1–6, 1,000 games a cell."""
+    root = Path(__file__).resolve().parents[2]
+    path = root / "docs/tournaments/three-entries.toml"
+    page = (root / "docs/tournaments.md").read_text(encoding="utf-8")
+    shown = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert shown == path.read_text(encoding="utf-8")
+    cfg = build_config(read_config_file(path), base=path.parent)
+    assert [e.name for e in cfg.entries] == ["random", "rules", "rules|random"]
+    assert [c.players for c in cfg.cells] == [1, 2, 3, 4, 5, 6]
+    assert (cfg.games, cfg.seed) == (1000, 0)
