@@ -20,7 +20,7 @@ play: $(STAMP)
 
 ## test: the whole test suite (rules, properties, CLI, packaging, lint and types)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy

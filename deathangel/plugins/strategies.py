@@ -184,9 +184,25 @@ def _lookup(found: Mapping[str, Strategy], name: str, where: str) -> Strategy:
     except KeyError:
         known = ", ".join(found) or "(none)"
         prefix = "" if where in (f"strategy {name!r}", "strategy") else f"{where}: "
+        owner = _installed_owner(name)
+        hint = f" (the installed plugin {owner!r} offers it: add --with {owner})" if owner else ""
         raise StrategySpecError(
-            f"{prefix}unknown strategy {name!r}; known strategies: {known}"
+            f"{prefix}unknown strategy {name!r}; known strategies: {known}{hint}"
         ) from None
+
+
+def _installed_owner(name: str) -> str | None:
+    """The installed plugin, not named for this game, that offers strategy ``name``: only to
+    say so in the error (a plugin is off unless named, issue 12)."""
+    from deathangel.plugins.manager import installed_plugins, plugin_manager
+
+    for plugin in sorted(installed_plugins()):
+        try:
+            if name in strategies(plugin_manager([plugin])):
+                return plugin
+        except DeathAngelError:
+            continue
+    return None
 
 
 @frozen

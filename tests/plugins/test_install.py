@@ -84,12 +84,20 @@ def test_plugins_list_shows_both_and_what_they_add(python: Path, tmp_path: Path)
     assert brood["strategies"] == ["hoarder"] and brood["variants"] == ["no_burrowers"]
     assert brood["decks"] == {"locations": "replace: Black Holds"}
     assert "defence=easier|harder" in listed["variants"]["variants"]
-    # A plugin's strategy is offered once the plugin is named, not before.
-    for named, expected in (([], False), (["--with", "broodwake"], True)):
+    # Every installed plugin's strategy is listed; one not named says what a game needs.
+    for named, needs in (([], "--with broodwake"), (["--with", "broodwake"], None)):
         rows = json.loads(
             deathangel(python, "strategies", "list", "--json", *named, cwd=tmp_path).stdout
         )
-        assert ("hoarder" in [row["name"] for row in rows]) is expected
+        by_name = {row["name"]: row for row in rows}
+        assert [r["name"] for r in rows][:3] == ["random", "rules", "mcts"]
+        assert (by_name["hoarder"]["plugin"], by_name["hoarder"]["needs"]) == ("broodwake", needs)
+    # Seating it without naming the plugin is refused with that hint, in one line.
+    refused = deathangel(python, "simulate", "--strategy", "hoarder", "-n", "1", cwd=tmp_path)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().endswith(
+        "(the installed plugin 'broodwake' offers it: add --with broodwake)"
+    )
 
 
 @pytest.mark.parametrize(
