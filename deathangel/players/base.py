@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
-    from deathangel.engine.observation import Observation
+    from deathangel.engine.observation import Observation, PileCounts
+    from deathangel.engine.state import CardTable, GameState
 
 
 class Player(Protocol):
@@ -68,3 +69,18 @@ def end_game(player: object, outcome: str, observation: Observation) -> None:
     hook: Any = getattr(player, "end_game", None)
     if hook is not None:
         hook(outcome, observation)
+
+
+class View(Protocol):
+    """What a bot's policy reads: the seat deciding and the table it may see. An
+    :class:`~deathangel.engine.observation.Observation` fits, and so does a search's own view
+    of a game it imagined (the rules and greedy policies read either)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def table(self) -> CardTable: ...
+    @property
+    def counts(self) -> PileCounts: ...

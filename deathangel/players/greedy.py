@@ -19,21 +19,9 @@ from deathangel.engine.randomness import SKULL_FACES
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
-    from deathangel.engine.observation import Observation, PileCounts
+    from deathangel.engine.observation import Observation
     from deathangel.engine.state import CardTable, GameState
-
-
-class View(Protocol):
-    """What a rollout policy reads: the seat deciding and the table it may see."""
-
-    @property
-    def seat(self) -> int | None: ...
-    @property
-    def state(self) -> GameState: ...
-    @property
-    def table(self) -> CardTable: ...
-    @property
-    def counts(self) -> PileCounts: ...
+    from deathangel.players.base import View
 
 
 class RolloutPolicy(Protocol):

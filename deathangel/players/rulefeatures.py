@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 if TYPE_CHECKING:
-    from deathangel.engine.observation import PileCounts
-    from deathangel.engine.state import CardTable, GameState
+    from deathangel.engine.state import CardTable
+    from deathangel.players.base import View
 
 _EMPTY: frozenset[str] = frozenset()
 _NO_FACES: frozenset[int] = frozenset()
@@ -62,19 +62,6 @@ class lazy(Generic[T]):
 
 _CHANCE = [min(6, top + 1) / 6 for top in range(64)]
 _SIDE_INDEX = {"left": LEFT, "right": RIGHT}
-
-
-class View(Protocol):
-    """What a rule set reads: an Observation fits, and so does a search's own view."""
-
-    @property
-    def seat(self) -> int | None: ...
-    @property
-    def state(self) -> GameState: ...
-    @property
-    def table(self) -> CardTable: ...
-    @property
-    def counts(self) -> PileCounts: ...
 
 
 # -- dice ----------------------------------------------------------------------------------------

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
+from deathangel.players.base import View
 from deathangel.players.ruleexpr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rulefeatures import Situation, Subject, View, kill_chance
+from deathangel.players.rulefeatures import Situation, Subject, kill_chance
 from deathangel.players.rulefile import RuleFile, read_rule_file, resolve, shipped_names
 from deathangel.players.rulevocab import VOCABULARY
 

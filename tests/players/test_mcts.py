@@ -22,7 +22,8 @@ from deathangel.engine.decisions import DONE, KEEP_OPTION, REROLL_OPTION, Decisi
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.randomness import ScriptedDie
 from deathangel.engine.state import GameState
-from deathangel.players.greedy import GreedyPolicy, View
+from deathangel.players.base import View
+from deathangel.players.greedy import GreedyPolicy
 from deathangel.players.mcts import MctsPlayer, mcts
 from deathangel.players.value import ValueWeights, danger, position_value, progress
 from deathangel.plugins.strategies import StrategySpecError, parse_spec
