@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from tourney_bots import FirstOption
+from tourney_rows import stored
 
 from deathangel.analysis.batch import Task
 from deathangel.analysis.replays import replay_stored_game
@@ -35,22 +36,6 @@ from deathangel.engine.game import GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
 from deathangel.plugins.strategies import strategy_factory
-
-COLUMNS = (
-    "players, cell_teams, entry, game, seed, teams, outcome, rounds, locations_reached, "
-    "marines_left, genestealers_slain, cause, decisions"
-)
-"""Every column of ``games`` but ``id`` (the order batches finished) and ``seconds``."""
-
-
-def stored(db: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(
-            f"SELECT {COLUMNS} FROM games ORDER BY players, cell_teams, entry, game"
-        ).fetchall()
-    finally:
-        conn.close()
 
 
 def config(**data: Any) -> TournamentConfig:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tourney_rows import stored
 
 from deathangel.analysis.runner import run_tournament
 from deathangel.analysis.tournament import build_config
@@ -26,10 +27,6 @@ from deathangel.analysis.tournament import build_config
 TESTS = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
 
-COLUMNS = (
-    "players, cell_teams, entry, game, seed, teams, outcome, rounds, locations_reached, "
-    "marines_left, genestealers_slain, cause, decisions"
-)
 
 CONFIG = """\
 games = {games}
@@ -68,16 +65,6 @@ def start(*args: str, cwd: Path) -> subprocess.Popen[str]:
         env=ENV,
         start_new_session=True,
     )
-
-
-def stored(db: Path) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(
-            f"SELECT {COLUMNS} FROM games ORDER BY players, cell_teams, entry, game"
-        ).fetchall()
-    finally:
-        conn.close()
 
 
 def count(db: Path) -> int:
