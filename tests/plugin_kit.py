@@ -120,12 +120,7 @@ def fresh_venv(folder: Path) -> Path:
         [sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120
     )
     python = folder / "bin" / "python"
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    site = site_packages(python)
     # A site directory of ours, after the venv's own: its .pth files (the editable install
     # of deathangel) are processed, which PYTHONPATH would not do.
     ours = sysconfig.get_paths()["purelib"]
@@ -133,6 +128,18 @@ def fresh_venv(folder: Path) -> Path:
         f"import site; site.addsitedir({ours!r})\n", encoding="utf-8"
     )
     return python
+
+
+def site_packages(python: Path) -> str:
+    """Where the environment of ``python`` installs pure-Python packages."""
+    import subprocess
+
+    return subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 def pip_install(python: Path, *args: str) -> None:

@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from plugin_kit import site_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,12 +90,7 @@ def test_installed_wheel_validates_cards_and_simulates(wheel: Path, tmp_path: Pa
         text=True,
         timeout=300,
     )
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    site = site_packages(python)
     run = tmp_path / "elsewhere"
     run.mkdir()
 
