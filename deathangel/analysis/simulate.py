@@ -19,6 +19,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -167,7 +168,7 @@ def play_out(
     config = game.config
     seats_of = _seats_of(players)
     for player, seats in seats_of:
-        start_game(player, seats, game.observation(seats[0]))
+        start_game(player, seats, partial(game.observation, seats[0]))
     looks = [observes(p) for p in players]
     observation = game.observation
     push = game.push
@@ -198,7 +199,7 @@ def play_out(
     if outcome is None:  # pragma: no cover - the engine ends a game only with an outcome
         raise DeathAngelError(f"game seed {config.seed} stopped without an outcome")
     for player, seats in seats_of:
-        end_game(player, outcome, game.observation(seats[0]))
+        end_game(player, outcome, partial(game.observation, seats[0]))
     deaths = game.engine.deaths
     return GameResult(
         seed=config.seed,

@@ -28,6 +28,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from deathangel.engine.decisions import Decision, Option
     from deathangel.engine.observation import Observation, PileCounts
     from deathangel.engine.state import CardTable, GameState
@@ -57,18 +59,21 @@ def replays_on_resume(player: object) -> bool:
     return bool(getattr(player, "replays_on_resume", True))
 
 
-def start_game(player: object, seats: tuple[int, ...], observation: Observation) -> None:
-    """Call the player's optional ``start_game`` hook."""
+def start_game(
+    player: object, seats: tuple[int, ...], observation: Callable[[], Observation]
+) -> None:
+    """Call the player's optional ``start_game`` hook with ``observation()``: built only for
+    a player that has the hook (a snapshot costs about a tenth of a random game)."""
     hook: Any = getattr(player, "start_game", None)
     if hook is not None:
-        hook(seats, observation)
+        hook(seats, observation())
 
 
-def end_game(player: object, outcome: str, observation: Observation) -> None:
-    """Call the player's optional ``end_game`` hook."""
+def end_game(player: object, outcome: str, observation: Callable[[], Observation]) -> None:
+    """Call the player's optional ``end_game`` hook with ``observation()`` (built only then)."""
     hook: Any = getattr(player, "end_game", None)
     if hook is not None:
-        hook(outcome, observation)
+        hook(outcome, observation())
 
 
 class View(Protocol):
