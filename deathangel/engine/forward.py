@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.randomness import Die, Streams, shuffle
@@ -61,18 +61,21 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         )
     table = observation.table
     state = fw.checkpoint.copy()
-    unseen = fw.unseen
-    if unseen is None:
-        unseen = out_of_view(fw.checkpoint, table, fw.counts)
-        object.__setattr__(fw, "unseen", unseen)  # a cache of public facts, see ForwardData
-    deal_hidden(state, table, fw.counts, rng, fw.scouted_top, unseen)
+    prepared: _Prepared | None = fw.prepared
+    if prepared is None:
+        seats = tuple(fw.checkpoint.seats)
+        prepared = _Prepared(
+            out_of_view(fw.checkpoint, table, fw.counts),
+            GameConfig(players=len(seats), seed=0, teams=seats),
+        )
+        object.__setattr__(fw, "prepared", prepared)  # a cache of public facts (ForwardData)
+    deal_hidden(state, table, fw.counts, rng, fw.scouted_top, prepared.unseen)
     if fw.scouted_top is not None and observation.seat is not None:
         state.scouted = (observation.seat, fw.scouted_top)
     streams = Streams.shared(rng)
     engine = _ReplayingEngine(state, table, streams, _ReplayDie(fw.faces, rng), rules)
     engine.forced = list(reversed(fw.revealed))
-    config = GameConfig(players=len(state.seats), seed=0, teams=tuple(state.seats))
-    game = Game.around(config, engine, forward=forward)
+    game = Game.around(prepared.config, engine, forward=forward)
     pick = rng.random
     for option in fw.decisions:
         decision = game.decision
@@ -95,6 +98,16 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
     ):
         raise ForwardModelError("the replay did not reach the observed decision")
     return game
+
+
+class _Prepared(NamedTuple):
+    """What every determinization of one observation shares."""
+
+    unseen: tuple[tuple[int, ...], tuple[int, ...]]
+    """The genestealer and Event cards out of view (:func:`out_of_view`)."""
+    config: GameConfig
+    """The imagined game's config: the same seats and teams, seed 0 (its streams are the
+    searching bot's)."""
 
 
 def out_of_view(

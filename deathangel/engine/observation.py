@@ -102,12 +102,10 @@ class ForwardData:
     scouted_top: int | None = None
     """The Event card this seat saw on top of the Event deck at that point, if it had looked
     (Forward Scouting) and the card was still there."""
-    unseen: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
-        default=None, init=False, eq=False, repr=False
-    )
-    """The genestealer and Event cards out of view at that point, worked out once by the
-    first :func:`~deathangel.engine.forward.determinize` (a search determinizes the same
-    observation hundreds of times): derived from the public fields above only."""
+    prepared: Any = field(default=None, init=False, eq=False, repr=False)
+    """What :func:`~deathangel.engine.forward.determinize` works out once per observation (a
+    search determinizes the same one hundreds of times): the cards out of view at that point
+    and the game's config, derived from the public fields above only."""
 
     def fingerprint(self, table: CardTable) -> dict[str, Any]:
         return {
