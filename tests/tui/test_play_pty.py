@@ -18,16 +18,24 @@ def plain(text: str | None) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text or "").strip()
 
 
+def as_a_shell_starts_it() -> None:
+    """In the child, before it runs: Ctrl-C and a hang-up do what they do for a program an
+    interactive shell starts. A test run launched in the background (``make test &``, a CI
+    runner) ignores SIGINT, every process it starts inherits that, and Python then installs
+    no KeyboardInterrupt: Ctrl-C at the prompt would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
         ["-m", "deathangel", "play", *args],
         dimensions=(50, 120),
         encoding="utf-8",
-        # Generous: every save behind a prompt or a message is fsynced, and in a full run
-        # the pip installs of other tests can hold an fsync for many seconds.
-        timeout=90,
+        timeout=30,
         cwd=str(cwd),
+        preexec_fn=as_a_shell_starts_it,
     )
 
 
@@ -122,8 +130,8 @@ def test_ctrl_c_leaves_a_save_and_the_printed_command_resumes_the_same_decision(
     assert child.exitstatus == 130
     assert len(json.loads(Path(path).read_text(encoding="utf-8"))["decisions"]) == 2
     again = pexpect.spawn(
-        "/bin/sh", ["-c", command], dimensions=(50, 120), encoding="utf-8", timeout=90,
-        cwd=str(tmp_path),
+        "/bin/sh", ["-c", command], dimensions=(50, 120), encoding="utf-8", timeout=30,
+        cwd=str(tmp_path), preexec_fn=as_a_shell_starts_it,
     )  # fmt: skip
     try:
         again.expect(PROMPT)
