@@ -46,6 +46,20 @@ if TYPE_CHECKING:
     from deathangel.engine.state import CardTable, GameState
 
 
+ITERATIONS = 150
+"""Rollouts per searched decision by default: a median decision near 0.1 s on one core."""
+HORIZON = 1
+"""Rounds a rollout plays by default, the current one included."""
+DEPTH = 1
+"""Own decisions per iteration chosen in the tree by default (1: the root only)."""
+EXPLORATION = 0.5
+"""UCB1's exploration constant below the root."""
+MARGIN = 0.002
+"""The least value gain over the policy's choice that may overrule it."""
+CONFIDENCE = 1.0
+"""Standard errors of the paired gain an overruling option must also clear."""
+
+
 class _GameView:
     """A rollout policy's view of a determinized game: its own state, read in place (a
     determinized game is the bot's own imagination, so nothing leaks to copy from)."""
@@ -119,13 +133,13 @@ class MctsPlayer:
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 150,
+        iterations: int = ITERATIONS,
         seconds: float = 0.0,
-        horizon: int = 1,
-        depth: int = 1,
-        exploration: float = 0.5,
-        margin: float = 0.002,
-        confidence: float = 1.0,
+        horizon: int = HORIZON,
+        depth: int = DEPTH,
+        exploration: float = EXPLORATION,
+        margin: float = MARGIN,
+        confidence: float = CONFIDENCE,
         *,
         policy: RolloutPolicy | None = None,
         rollout: RolloutPolicy | None = None,
@@ -362,13 +376,13 @@ def policy_named(name: str) -> RolloutPolicy:
 
 def mcts(
     seed: int = 0,
-    iterations: int = 150,
+    iterations: int = ITERATIONS,
     seconds: float = 0.0,
-    horizon: int = 1,
-    depth: int = 1,
-    exploration: float = 0.5,
-    margin: float = 0.002,
-    confidence: float = 1.0,
+    horizon: int = HORIZON,
+    depth: int = DEPTH,
+    exploration: float = EXPLORATION,
+    margin: float = MARGIN,
+    confidence: float = CONFIDENCE,
     policy: str = "default",
     rollout: str = "",
 ) -> MctsPlayer:
