@@ -31,6 +31,9 @@ from deathangel.engine.state import (
 
 SIDE = {"left": LEFT, "right": RIGHT, "L": LEFT, "R": RIGHT}
 
+TEST_BOT_KEY = "5e" * 16
+"""A fixed bot key (:mod:`deathangel.players.seeds`) for tests that play the same bots twice."""
+
 
 def table() -> CardTable:
     """Lookup tables of the base game."""

@@ -36,8 +36,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "api": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
     "main": frozenset({"cli"}),
 }
-"""``base`` is the shared bottom (``errors``, ``version``); ``api`` is ``deathangel/__init__``,
-the library's front door; ``main`` is ``__main__`` (``python -m deathangel``)."""
+"""``base`` is the shared bottom (``errors``, ``version``, ``readonly``); ``api`` is
+``deathangel/__init__``, the library's front door; ``main`` is ``__main__``
+(``python -m deathangel``)."""
 
 
 def module_name(path: Path) -> str:
@@ -53,7 +54,7 @@ def room_of(module: str) -> str:
         return "api"
     if parts[1] == "__main__":
         return "main"
-    if parts[1] in ("errors", "version"):
+    if parts[1] in ("errors", "version", "readonly"):
         return "base"
     return parts[1]
 

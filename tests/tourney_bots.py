@@ -2,7 +2,8 @@
 in a tournament file, or ``--plugin tourney_bots``; ``tests/`` must be on ``PYTHONPATH``).
 
 - ``first``: always the first legal option — a second entry unlike ``random``;
-- ``flaky``: random, but raises in every game whose seed is a multiple of ``fail_every``;
+- ``flaky``: random, but raises in every game where its own seed is a multiple of
+  ``fail_every`` (a test works out which games from the tournament's bot key);
 - ``crash_once``: random, but the first game it plays while the file ``marker`` exists kills
   its worker process (after deleting the marker, unless ``keep``), as a crashed worker would.
 """
@@ -14,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from deathangel.analysis.simulate import bot_seed
 from deathangel.cards.manifest import Manifest
 from deathangel.engine.decisions import Decision, Option
 from deathangel.players import RandomPlayer
@@ -34,21 +34,19 @@ class FirstOption:
 
 
 class Flaky(RandomPlayer):
-    """Random, but raises in games whose seed is a multiple of fail_every.
+    """Random, but raises in games where its seed is a multiple of fail_every.
 
-    :param fail_every: fail in games whose seed is a multiple of this (0: never).
+    :param fail_every: fail when the bot's own seed is a multiple of this (0: never).
     """
 
     def __init__(self, seed: int = 0, fail_every: int = 0) -> None:
         super().__init__(seed)
-        # bot_seed(game_seed, seat) = game_seed * 8 + seat: the game seed is the seed // 8.
-        self.game_seed = seed // 8
-        assert bot_seed(self.game_seed, seed % 8) == seed
-        self.fail_every = fail_every
+        self.own_seed = seed
+        self.fails = bool(fail_every) and seed % fail_every == 0
 
     def choose(self, observation: Any, decision: Decision) -> Option:
-        if self.fail_every and self.game_seed % self.fail_every == 0:
-            raise RuntimeError(f"flaky bot gives up in game seed {self.game_seed}")
+        if self.fails:
+            raise RuntimeError(f"flaky bot gives up (its seed {self.own_seed})")
         return super().choose(observation, decision)
 
 

@@ -19,6 +19,7 @@ from deathangel.analysis.tournament import Cell, Entry, TournamentConfig, teams_
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
+from deathangel.plugins.isolation import IsolationContext, shared_isolated_bots
 
 if TYPE_CHECKING:
     from deathangel.engine.ruleset import Ruleset
@@ -108,10 +109,21 @@ def start_game(
     """Game ``k`` of ``cell`` for ``entry``, at its first decision, with its bots."""
     game_seed = config.game_seed(k)
     specs = entry.specs_for(cell.players)
-    players = [
-        spec.make(entry.bot_seed(game_seed, seat), found=found)
-        for seat, spec in enumerate(specs, start=1)
-    ]
+    if not config.bot_key:
+        raise DeathAngelError("a tournament's games need its bot key (from its results database)")
+    seeds = [entry.bot_seed(config.bot_key, game_seed, seat) for seat in range(1, len(specs) + 1)]
+    if config.isolate:
+        make = shared_isolated_bots(
+            IsolationContext(
+                tuple(name for name, _ in config.expansions), config.variants, config.plugins
+            )
+        )
+        players = [
+            make(spec, seat, seed)
+            for seat, (spec, seed) in enumerate(zip(specs, seeds, strict=True), start=1)
+        ]
+    else:
+        players = [spec.make(seed, found=found) for spec, seed in zip(specs, seeds, strict=True)]
     forward = any(uses_forward_model(p) for p in players)
     try:
         # Tournament games are never cloned: no round checkpoints.

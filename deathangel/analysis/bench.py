@@ -42,6 +42,10 @@ from deathangel.plugins.strategies import (
     strategy_factory,
 )
 
+BENCH_BOT_KEY = "00" * 16
+"""The bot key of every benchmark game: a fixed one, so a benchmark plays the same games each
+run (its bots are the project's own, with nothing to hide from)."""
+
 TARGET_SOLO_GAMES_PER_S = 200.0
 """The goal: at least this many solo random-bot games per second on one core."""
 
@@ -212,14 +216,16 @@ def bench_games(
         factory = _random_factory()
     db = default_database()
     # Warm up outside the timing: card tables, first-call costs.
-    play_game(GameConfig(players, seed=seed), bots(factory, players, seed), db=db)
+    play_game(GameConfig(players, seed=seed), bots(factory, players, seed, BENCH_BOT_KEY), db=db)
     budget = _Budget(games, seconds)
     n = ended = wins = 0
     start = time.perf_counter()
     while budget.more(n):
         game_seed = seed + n
         result = play_game(
-            GameConfig(players, seed=game_seed), bots(factory, players, game_seed), db=db
+            GameConfig(players, seed=game_seed),
+            bots(factory, players, game_seed, BENCH_BOT_KEY),
+            db=db,
         )
         n += 1
         ended += result.outcome in ("victory", "defeat")
@@ -251,7 +257,7 @@ def bench_clones(
         players = PLAYER_COUNTS[n % len(PLAYER_COUNTS)]
         game_seed = seed + n
         game = Game(GameConfig(players, seed=game_seed), db=db)
-        players_ = bots(factory, players, game_seed)
+        players_ = bots(factory, players, game_seed, BENCH_BOT_KEY)
         last_round = -1
         decision = game.decision
         while decision is not None:
@@ -298,7 +304,7 @@ def bench_determinize(
         for k in range(2):
             game_seed = seed + 10 * players + k
             game = Game(GameConfig(players, seed=game_seed), db=db, checkpoints=False)
-            players_ = bots(factory, players, game_seed)
+            players_ = bots(factory, players, game_seed, BENCH_BOT_KEY)
             step = 0
             decision = game.decision
             while decision is not None:
@@ -449,7 +455,9 @@ def bench_decisions(
     wins = 0
     for i in range(games):
         game_seed = seed + i
-        seats = [_Timed(p, times) for p in spec_bots([spec] * players, game_seed, found)]
+        seats = [
+            _Timed(p, times) for p in spec_bots([spec] * players, game_seed, found, BENCH_BOT_KEY)
+        ]
         result = play_game(GameConfig(players, seed=game_seed), seats, db=db)
         wins += result.won
     return DecisionTimes(strategy, players, games, seed, tuple(sorted(times)), wins)
@@ -524,7 +532,7 @@ def profile_solo(
     shares, not the absolute times.)"""
     factory = _random_factory()
     db = default_database()
-    play_game(GameConfig(1, seed=seed), bots(factory, 1, seed), db=db)
+    play_game(GameConfig(1, seed=seed), bots(factory, 1, seed, BENCH_BOT_KEY), db=db)
     budget = _Budget(games, seconds)
     profiler = cProfile.Profile()
     n = 0
@@ -533,7 +541,7 @@ def profile_solo(
         game_seed = seed + n
         config = GameConfig(1, seed=game_seed)
         profiler.enable()
-        play_game(config, bots(factory, 1, game_seed), db=db)
+        play_game(config, bots(factory, 1, game_seed, BENCH_BOT_KEY), db=db)
         profiler.disable()
         n += 1
     elapsed = time.perf_counter() - start

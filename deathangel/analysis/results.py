@@ -3,7 +3,9 @@
 Tables:
 
 - ``meta`` (key, value): ``format``, ``version``, the ``engine`` version that played the
-  games and the tournament's ``config`` as canonical JSON; ``--resume`` compares it.
+  games, the tournament's ``config`` as canonical JSON (``--resume`` compares it) and its
+  ``bot_key``, the secret that seeds its bots (:mod:`deathangel.players.seeds`; kept here so a
+  resumed or replayed game gets the same bots).
 - ``games``: one row per finished game — the cell (``players``, ``cell_teams``), the ``entry``,
   the game index ``game`` (k) and its ``seed``, the ``teams`` each seat played, ``outcome``
   (``victory`` or ``defeat``), ``rounds``, ``locations_reached``, ``marines_left``,
@@ -26,10 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from attrs import evolve
+
 from deathangel.analysis.batch import TaskResult
 from deathangel.analysis.stats import SprtCounter, SprtResult
 from deathangel.analysis.tournament import Cell, TournamentConfig
 from deathangel.errors import DeathAngelError
+from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.version import __version__
 
 FORMAT = "deathangel-tournament"
@@ -126,11 +131,14 @@ class Results:
         if not path.parent.is_dir():
             raise ResultsError(f"{path}: the folder {path.parent} does not exist")
         conn = _connect(path)
+        if not config.bot_key:
+            config = evolve(config, bot_key=new_bot_key())
         meta = {
             "format": FORMAT,
             "version": str(VERSION),
             "engine": __version__,
             "config": config.to_json(),
+            "bot_key": config.bot_key,
         }
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -177,6 +185,17 @@ class Results:
             raise ResultsError(
                 f"{path}: the stored tournament config is malformed: {exc}"
             ) from None
+        if "bot_key" not in meta:
+            conn.close()
+            raise ResultsError(
+                f"{path} was made by deathangel {meta.get('engine', '(unknown)')}, before bots "
+                "were seeded by a key: read it with that version"
+            )
+        try:
+            config = evolve(config, bot_key=check_bot_key(meta["bot_key"]))
+        except ValueError as exc:
+            conn.close()
+            raise ResultsError(f"{path}: the stored bot key is malformed: {exc}") from None
         return cls(path, conn, config, meta)
 
     def check_same(self, config: TournamentConfig) -> None:
@@ -186,6 +205,11 @@ class Results:
             raise ResultsError(
                 f"{self.path} was played by deathangel {engine}, this is {__version__}; "
                 "start a new results database"
+            )
+        if config.bot_key and config.bot_key != self.config.bot_key:
+            raise ResultsError(
+                f"{self.path} seeds its bots with another bot_key than the config names; "
+                "use the same config to resume, or another --db"
             )
         if config.to_json() == self.config.to_json():
             return

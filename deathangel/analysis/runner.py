@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from deathangel.analysis.batch import Task, TaskResult, play_task
 from deathangel.analysis.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
@@ -344,6 +344,8 @@ def run_tournament(
         check_backend(workers, dask)
     started = time.perf_counter()
     with open_results(db, config, resume=resume) as results:
+        # The bots are seeded by the database's key (drawn when it was made).
+        config = evolve(config, bot_key=results.config.bot_key)
         states = results.states()
         total = config.total_games
         done = sum(len(flags) - flags.count(NOT_PLAYED) for flags in states.values())

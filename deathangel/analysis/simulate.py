@@ -5,8 +5,11 @@
 and the same strategy at every seat, and sums them up in a :class:`SimulationSummary`.
 
 Reproducibility: game ``i`` of a run uses ``GameConfig(players, seed=seed + i)`` and its bots
-are made with ``factory(seed=bot_seed(seed + i, seat))``. Nothing else feeds a game, so any one
-game of a run can be replayed alone, and the same arguments always give the same numbers.
+are made with ``factory(seed=bot_seed(key, seed + i, seat))``, where ``key`` is the run's bot
+key (:mod:`deathangel.players.seeds`: a keyed one-way hash, so no bot can work the game's seed
+out of its own). Nothing else feeds a game, so any one game of a run can be replayed alone,
+and the same arguments with the same bot key always give the same numbers; a run without a
+key draws a fresh one and reports it.
 
 "Locations reached" counts the setup location too: a game that never travels reached 1
 location; each travel (RULES §10) enters one more. With the base game's location decks that is
@@ -28,6 +31,8 @@ from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.players.base import end_game, observes, start_game, uses_forward_model
+from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
+from deathangel.plugins.isolation import MakeBot
 from deathangel.plugins.strategies import (
     Strategy,
     StrategyFactory,
@@ -46,17 +51,6 @@ Z95 = 1.959964
 
 MAX_DECISIONS = 100_000
 """A game still running after this many decisions is an engine bug: stop and say so."""
-
-
-# -- bots --------------------------------------------------------------------------------------
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed of the bot at ``seat`` (1–6) in the game of seed ``game_seed``.
-
-    Distinct for every (game seed, seat) pair, so no two bots of a run share a stream.
-    """
-    return game_seed * 8 + seat
 
 
 # -- one game ------------------------------------------------------------------------------------
@@ -225,17 +219,27 @@ def _seats_of(players: Sequence[object]) -> list[tuple[object, tuple[int, ...]]]
     return [(first[key], tuple(s)) for key, s in seats.items()]
 
 
-def bots(factory: StrategyFactory, players: int, game_seed: int) -> list[Player]:
-    """One bot per seat, each seeded with :func:`bot_seed`."""
-    return [factory(seed=bot_seed(game_seed, seat)) for seat in range(1, players + 1)]
+def bots(factory: StrategyFactory, players: int, game_seed: int, key: str) -> list[Player]:
+    """One bot per seat, each seeded with :func:`~deathangel.players.seeds.bot_seed` under
+    the run's ``key``."""
+    return [factory(seed=bot_seed(key, game_seed, seat)) for seat in range(1, players + 1)]
 
 
 def spec_bots(
-    specs: Sequence[StrategySpec], game_seed: int, found: Mapping[str, Strategy]
+    specs: Sequence[StrategySpec],
+    game_seed: int,
+    found: Mapping[str, Strategy],
+    key: str,
+    make: MakeBot | None = None,
 ) -> list[Player]:
-    """One bot per seat from its strategy spec, each seeded with :func:`bot_seed`."""
+    """One bot per seat from its strategy spec, each seeded with
+    :func:`~deathangel.players.seeds.bot_seed` under the run's ``key``; ``make`` builds
+    each (e.g. in a process of its own, :mod:`deathangel.plugins.isolation`), by default
+    ``spec.make`` in this process."""
     return [
-        spec.make(bot_seed(game_seed, seat), found=found)
+        make(spec, seat, bot_seed(key, game_seed, seat))
+        if make is not None
+        else spec.make(bot_seed(key, game_seed, seat), found=found)
         for seat, spec in enumerate(specs, start=1)
     ]
 
@@ -286,6 +290,9 @@ class SimulationSummary:
     """Expansions the games were played with, as ``(name, version)``."""
     variants: tuple[tuple[str, str], ...] = ()
     """Rule variants the games were played with, as ``(name, value)``."""
+    bot_key: str = ""
+    """The run's bot key (:mod:`deathangel.players.seeds`): with the same arguments, it plays
+    the same bots again."""
 
     @property
     def win_rate(self) -> float:
@@ -312,6 +319,7 @@ class SimulationSummary:
             "mean_locations": self.mean_locations,
             "mean_decisions": self.mean_decisions,
             "causes_of_defeat": {cause: n for cause, n in self.causes},
+            "bot_key": self.bot_key,
             # Only when set: a base-game summary prints the same bytes as before.
             **({"plugins": dict(self.plugins)} if self.plugins else {}),
             **({"variants": dict(self.variants)} if self.variants else {}),
@@ -332,6 +340,8 @@ def simulate(
     db: CardDatabase | None = None,
     pm: Any = None,
     ruleset: Ruleset | None = None,
+    bot_key: str | None = None,
+    make: MakeBot | None = None,
 ) -> SimulationSummary:
     """Play ``games`` games of ``players`` seats, every seat played by ``strategy`` (a
     strategy spec, see :mod:`deathangel.plugins.strategies`), or seat ``s`` by
@@ -340,10 +350,12 @@ def simulate(
     Game ``i`` (from 0) is ``GameConfig(players, seed=seed + i)`` with bots from
     :func:`spec_bots`; see the module docstring for why that makes each game reproducible
     alone. ``ruleset`` plays every game with its expansions and variants, and offers the
-    strategies of its plugins (unless ``pm`` is given).
+    strategies of its plugins (unless ``pm`` is given). ``bot_key`` seeds the bots (a fresh
+    key when ``None``, reported in the summary); ``make`` builds each bot (e.g. in a process
+    of its own), by default ``spec.make`` in this process.
 
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
-        strategy or parameter, or a bot that chooses an illegal option.
+        strategy or parameter, a malformed bot key, or a bot that chooses an illegal option.
     """
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(
@@ -355,6 +367,10 @@ def simulate(
     if len(texts) != players:
         raise DeathAngelError(f"{players} player(s) need {players} strategies, not {len(texts)}")
     specs = [parse_spec(text) for text in texts]
+    try:
+        key = new_bot_key() if bot_key is None else check_bot_key(bot_key)
+    except ValueError as exc:
+        raise DeathAngelError(f"--bot-key: {exc}") from None
     if pm is None and ruleset is not None:
         pm = ruleset.plugin_manager  # the strategies of the plugins the games are played with
     found = strategies(pm)
@@ -369,7 +385,7 @@ def simulate(
         game_seed = seed + i
         result = play_game(
             GameConfig(players, seed=game_seed),
-            spec_bots(specs, game_seed, found),
+            spec_bots(specs, game_seed, found, key, make),
             db=db,
             ruleset=ruleset,
             names=names,
@@ -396,4 +412,5 @@ def simulate(
         mean_decisions=decisions / games,
         plugins=ruleset.plugins if ruleset is not None else (),
         variants=ruleset.variants if ruleset is not None else (),
+        bot_key=key,
     )

@@ -4,8 +4,10 @@ built from command-line flags, and checked before any game is played.
 A tournament plays every *entry* (a strategy with its parameters, the same at every seat or
 one per seat) in every *cell* (a player count and a choice of teams: dealt at random, or fixed)
 ``games`` times. Game ``k`` (from 0) of every cell has the game seed ``seed + k`` for every
-entry, and each entry's bot at seat ``s`` is seeded with ``bot_seed(seed + k, s)`` (plus the
-entry's salt, see :class:`Entry`). So game ``k`` deals the same teams, decks and dice to every
+entry, and each entry's bot at seat ``s`` is seeded with ``bot_seed(key, seed + k, s, salt)``:
+a keyed one-way hash under the tournament's secret bot key, stored with its results and never
+given to a bot (:mod:`deathangel.players.seeds`; the salt is the entry's, see :class:`Entry`).
+So game ``k`` deals the same teams, decks and dice to every
 entry (common random numbers), and any one game can be played again alone from its cell, its
 entry and ``k``. The dice an entry *uses* still differ once its decisions differ: a different
 choice can call for a different number of rolls.
@@ -25,6 +27,7 @@ The file::
     strategy = "random"       # a strategy spec at every seat...
     # seats = ["rules", "random"]  # ...or one per seat, repeated over the seats
     # salt = 1                # seed its bots apart from an entry that has no salt
+    # bot_key = "…"           # optional: 32 hex digits; by default a fresh secret per database
 
     [sprt]                    # optional, two entries only; see deathangel.analysis.stats
     p0 = 0.5
@@ -50,17 +53,13 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.analysis.simulate import bot_seed
 from deathangel.analysis.stats import SprtDesign
 from deathangel.engine.ruleset import Ruleset
 from deathangel.errors import DeathAngelError
+from deathangel.players.seeds import bot_seed, check_bot_key
 from deathangel.plugins.strategies import Strategy, StrategySpec, parse_spec, strategies
 
 RANDOM_TEAMS = "random"
-
-SALT_SHIFT = 48
-"""A salt ``s`` adds ``s << 48`` to every bot seed: far above any ``bot_seed`` of a game seed
-below 2**44, so a salted entry's bots never share a stream with an unsalted one's."""
 
 
 class TournamentConfigError(DeathAngelError, ValueError):
@@ -121,7 +120,8 @@ class Entry:
     name: str
     seats: tuple[StrategySpec, ...]
     salt: int = 0
-    """Seeds this entry's bots apart: bot seeds get ``salt << 48`` added. Two entries of the
+    """Seeds this entry's bots apart: the salt is hashed into every bot seed. Entries with
+    the same salt give the same seat of the same game the same bot seed; two entries of the
     same strategy with different salts measure how much the bots' own dice matter (an A/A
     comparison whose true difference is zero)."""
 
@@ -129,8 +129,9 @@ class Entry:
         """The spec of each seat of a ``players``-seat game."""
         return list(islice(cycle(self.seats), players))
 
-    def bot_seed(self, game_seed: int, seat: int) -> int:
-        return bot_seed(game_seed, seat) + (self.salt << SALT_SHIFT)
+    def bot_seed(self, key: str, game_seed: int, seat: int) -> int:
+        """The seed of this entry's bot at ``seat`` under the tournament's bot ``key``."""
+        return bot_seed(key, game_seed, seat, self.salt)
 
     def controllers(self, players: int) -> dict[int, str]:
         """Each seat's controller as a save file writes it (``bot:SPEC``)."""
@@ -201,6 +202,14 @@ class TournamentConfig:
     worker with another version refuses to play rather than mix card sets."""
     variants: tuple[tuple[str, str], ...] = ()
     """Rule variants every game is played with, as (name, value)."""
+    bot_key: str = ""
+    """The secret that seeds the bots (:mod:`deathangel.players.seeds`), 32 hex digits; empty
+    until the results database gives it one (a new database draws it at random). Kept in the
+    database's ``meta`` table, not in :meth:`to_dict`: the stored config names what is played,
+    and a config file need not name a key."""
+    isolate: bool = False
+    """Run each bot in a process of its own (``--isolate``): how the games are played, not
+    which, so not part of :meth:`to_dict` either (the results are the same)."""
 
     def ruleset(self) -> Ruleset:
         """The cards, abilities and rule switches the games are played with (the installed
@@ -307,7 +316,18 @@ def found_strategies(plugins: Sequence[str], with_: Sequence[str] = ()) -> dict[
 
 # -- reading and building ------------------------------------------------------------------------
 
-_KEYS = {"games", "seed", "players", "teams", "plugins", "with", "variants", "entry", "sprt"}
+_KEYS = {
+    "games",
+    "seed",
+    "players",
+    "teams",
+    "plugins",
+    "with",
+    "variants",
+    "entry",
+    "sprt",
+    "bot_key",
+}
 _ENTRY_KEYS = {"name", "strategy", "seats", "salt"}
 _SPRT_KEYS = {"p0", "p1", "alpha", "beta"}
 
@@ -412,6 +432,12 @@ def build_config(
         except KeyError as exc:
             raise TournamentConfigError(f"{where}: [sprt] needs {exc.args[0]}") from None
     files = tuple(file_digests(entries, found).items())
+    key = ""
+    if data.get("bot_key") is not None:
+        try:
+            key = check_bot_key(str(data["bot_key"]))
+        except ValueError as exc:
+            raise TournamentConfigError(f"{where}: bot_key: {exc}") from None
     return TournamentConfig(
         games,
         seed,
@@ -422,6 +448,7 @@ def build_config(
         files,
         rules.plugins,
         rules.variants,
+        bot_key=key,
     )
 
 

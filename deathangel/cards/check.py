@@ -293,7 +293,7 @@ def _param_problem(kind: str, value: object, names: Mapping[str, frozenset[str]]
             None if isinstance(value, bool) else f"expected true or false, got {_describe(value)}"
         )
     if kind == "int_list":
-        if isinstance(value, list) and all(is_int(v) for v in value):
+        if isinstance(value, list | tuple) and all(is_int(v) for v in value):
             return None
         return f"expected an array of integers, got {_describe(value)}"
     if not isinstance(value, str):

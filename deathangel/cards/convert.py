@@ -106,9 +106,9 @@ def _describe(value: object) -> str:
         return f"the float {value}"
     if isinstance(value, str):
         return f"the string {value!r}"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "an array"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return "a table"
     return type(value).__name__
 

@@ -44,8 +44,15 @@ def effect_text(effect: Effect | None) -> str:
     """An effect as a modder writes it, minus the TOML braces: ``name(param=value, ...)``."""
     if effect is None:
         return "-"
-    params = ", ".join(f"{k}={v!r}" for k, v in effect.params.items())
+    params = ", ".join(f"{k}={_value(v)}" for k, v in effect.params.items())
     return f"{effect.name}({params})"
+
+
+def _value(value: object) -> str:
+    """A parameter as TOML writes it: a list (kept as a tuple, read-only) in brackets."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return repr(value)
 
 
 def _placement(p: TerrainPlacement) -> str:

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
+from deathangel.readonly import ReadOnlyDict, frozen_data
+
 ActionKind = Literal["support", "move_activate", "attack"]
 Side = Literal["left", "right"]
 CountFrom = Literal["top", "bottom"]
@@ -44,7 +46,7 @@ class Effect:
 
     name: str
     """Catalogue name of the behaviour, e.g. ``"attack_face_slays"``."""
-    params: Mapping[str, Any] = field(factory=dict)
+    params: Mapping[str, Any] = field(factory=ReadOnlyDict, converter=frozen_data)
     """Parameters for the behaviour, e.g. ``{"faces": [4], "up_to": 3}``."""
 
 
@@ -128,7 +130,7 @@ class Enemy:
 class GenestealerDeck:
     """How many genestealer cards of each icon make up the deck."""
 
-    icons: Mapping[str, int]
+    icons: Mapping[str, int] = field(converter=frozen_data)
     """Count per icon, e.g. ``{"claw": 9, ...}``."""
 
 
@@ -210,7 +212,7 @@ class SetupLocation:
     """Unique location name."""
     players: tuple[int, ...]
     """Player counts that use this setup location."""
-    teams_per_player: Mapping[int, int]
+    teams_per_player: Mapping[int, int] = field(converter=frozen_data)
     """Combat teams each player controls, by player count."""
     major_spawn: int
     """Genestealers a major spawn box brings, for the whole game."""

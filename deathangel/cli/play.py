@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
+from deathangel.cli.options import BotKeyOption, IsolateOption
 from deathangel.errors import DeathAngelError
 
 
@@ -106,6 +107,8 @@ def play_cli(
     ] = None,
     with_: WithOption = None,
     variant: VariantOption = None,
+    isolate: IsolateOption = False,
+    bot_key: BotKeyOption = None,
 ) -> None:
     """Play Space Hulk: Death Angel at this terminal.
 
@@ -142,6 +145,8 @@ def play_cli(
             resume=resume,
             force=force,
             ruleset=ruleset_of(with_, variant),
+            isolate=isolate,
+            bot_key=bot_key,
         )
     except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
         typer.echo("\nStopped before the game began.")

@@ -2,7 +2,8 @@
 
 A thin command over :func:`deathangel.analysis.simulate.simulate`: it parses options, shows a
 progress bar on stderr when stderr is a terminal, and prints the summary as text or as one JSON
-object (sorted keys, no timings, so two runs with the same options print the same bytes).
+object (sorted keys, no timings, so two runs with the same options and the same ``--bot-key``
+print the same bytes).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
+from deathangel.cli.options import BotKeyOption, IsolateOption
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
     from deathangel.analysis.simulate import SimulationSummary
     from deathangel.engine.ruleset import Ruleset
+    from deathangel.plugins.isolation import MakeBot
 
 
 def format_summary(summary: SimulationSummary) -> list[str]:
@@ -38,6 +41,8 @@ def format_summary(summary: SimulationSummary) -> list[str]:
         f"mean rounds:             {summary.mean_rounds:.2f}",
         f"mean locations reached:  {summary.mean_locations:.2f} (the setup location counts as 1)",
         *([f"causes of defeat:        {_causes(summary)}"] if summary.causes else []),
+        f"bot key:                 {summary.bot_key} (the same bots again: --bot-key "
+        f"{summary.bot_key})",
     ]
 
 
@@ -53,12 +58,30 @@ def _run(
     strategy: str | list[str],
     show_progress: bool,
     ruleset: Ruleset | None = None,
+    bot_key: str | None = None,
+    isolate: bool = False,
 ) -> SimulationSummary:
     # Imported here so that other commands do not pay for the engine at start-up.
     from deathangel.analysis.simulate import simulate
+    from deathangel.plugins.isolation import isolated_bots
 
-    if not show_progress:
-        return simulate(players, games, seed, strategy, ruleset=ruleset)
+    with isolated_bots(isolate, ruleset) as make:
+        if not show_progress:
+            return simulate(
+                players, games, seed, strategy, ruleset=ruleset, bot_key=bot_key, make=make
+            )
+        return _with_bar(players, games, seed, strategy, ruleset, bot_key, make)
+
+
+def _with_bar(
+    players: int,
+    games: int,
+    seed: int,
+    strategy: str | list[str],
+    ruleset: Ruleset | None,
+    bot_key: str | None,
+    make: MakeBot | None,
+) -> SimulationSummary:
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -67,6 +90,8 @@ def _run(
         TextColumn,
         TimeRemainingColumn,
     )
+
+    from deathangel.analysis.simulate import simulate
 
     with Progress(
         TextColumn("simulating"),
@@ -81,7 +106,9 @@ def _run(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done)
 
-        return simulate(players, games, seed, strategy, advance, ruleset=ruleset)
+        return simulate(
+            players, games, seed, strategy, advance, ruleset=ruleset, bot_key=bot_key, make=make
+        )
 
 
 def simulate_cli(
@@ -103,12 +130,15 @@ def simulate_cli(
     ] = False,
     with_: WithOption = None,
     variant: VariantOption = None,
+    bot_key: BotKeyOption = None,
+    isolate: IsolateOption = False,
 ) -> None:
     """Play complete bot games and report how often the marines win.
 
     Prints wins, losses, the win rate (95% Wilson interval), mean rounds, mean locations.
 
-    Game i has seed SEED + i; its bots are seeded from that seed and their seat.
+    Game i has seed SEED + i; its bots are seeded by a keyed hash of that seed and their seat
+    under the run's bot key (printed; --bot-key plays the same bots again).
     """
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(
@@ -125,7 +155,7 @@ def simulate_cli(
     show_progress = not as_json and sys.stderr.isatty()
     ruleset = ruleset_of(with_, variant)
     strategies = specs[0] if len(specs) == 1 else specs
-    summary = _run(players, games, seed, strategies, show_progress, ruleset)
+    summary = _run(players, games, seed, strategies, show_progress, ruleset, bot_key, isolate)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
         return

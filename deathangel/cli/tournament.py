@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from attrs import evolve
 
 from deathangel.cli.expansions import VariantOption, WithOption
+from deathangel.cli.options import IsolateOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -175,6 +177,7 @@ def tournament_cli(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
     with_: WithOption = None,
     variant: VariantOption = None,
+    isolate: IsolateOption = False,
 ) -> None:
     """Play a tournament: every entry on the same seeds in every cell, each game stored.
 
@@ -200,7 +203,7 @@ def tournament_cli(
         variants=variant,
     )
     where = str(config_file) if config_file is not None else "tournament"
-    config = build_config(data, base=base, where=where)
+    config = evolve(build_config(data, base=base, where=where), isolate=isolate)
     if db is None:
         db = config_file.with_suffix(".db") if config_file is not None else Path("tournament.db")
     show = _progress(quiet)

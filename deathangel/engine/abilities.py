@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from deathangel.engine.decisions import Decision, Flow, Option, no_questions
 from deathangel.engine.randomness import Roll
 from deathangel.engine.state import SIDES, CardTable, GameState
+from deathangel.readonly import ReadOnlyDict, Sealed
 
 if TYPE_CHECKING:
     from deathangel.cards.model import Event, Location
@@ -52,8 +53,12 @@ TerrainEffect = Callable[[Any, str, str], Flow]
 """A terrain activation: (engine, activating marine, terrain name) → decisions it asks."""
 
 
-class Abilities(Generic[E]):
-    """The base rules' behaviour at every timing window."""
+class Abilities(Sealed, Generic[E]):
+    """The base rules' behaviour at every timing window.
+
+    Shared with every player (an observation carries its game's abilities, for a forward
+    model), so a game freezes it (:meth:`freeze`) before its first decision.
+    """
 
     def __init__(self) -> None:
         self.terrain_effects: dict[str, TerrainEffect] = {
@@ -61,6 +66,16 @@ class Abilities(Generic[E]):
             "seal_chimney": seal_chimney,
             "promethium_blast": promethium_blast,
         }
+
+    def freeze(self) -> None:
+        """Make every table read-only and refuse new attributes: called once built, before
+        anything is shared (idempotent)."""
+        if getattr(self, "_sealed", False):
+            return
+        for name, value in vars(self).items():
+            if type(value) is dict:
+                object.__setattr__(self, name, ReadOnlyDict(value))
+        self.seal()
 
     # -- Choose Actions -------------------------------------------------------------------------
 

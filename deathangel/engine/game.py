@@ -320,12 +320,14 @@ class Game:
         streams = Streams(config.seed)
         if state is None:
             state = new_state(config, self.table, streams)
+        abilities = abilities if abilities is not None else card_abilities(self.db)
+        abilities.freeze()  # shared with every player's observation: read-only from now on
         self.engine = Engine(
             state,
             self.table,
             streams,
             die if die is not None else Die(streams["dice"]),
-            abilities if abilities is not None else card_abilities(self.db),
+            abilities,
             [] if log else None,
         )
         self.history: list[Option] = []
@@ -498,7 +500,9 @@ class Game:
             decisions.append(None if hidden else option)
         scouted = point.scouted
         return ForwardData(
-            checkpoint=point.public,
+            # The seat's own copy: the record is the game's, and every seat's view starts
+            # from it (one a bot changed would reach the game and every other seat).
+            checkpoint=point.public.copy(),
             counts=point.counts,
             decisions=tuple(decisions),
             faces=tuple(e.faces[point.faces :]),

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from attrs import field, frozen
 
+from deathangel.engine.decisions import KIND_HELP, Decision
+
 if TYPE_CHECKING:
     from deathangel.engine.abilities import Abilities
-    from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.decisions import Option
     from deathangel.engine.state import CardTable, GameState
 
 
@@ -61,10 +63,9 @@ def public_copy(state: GameState, seat: int | None) -> GameState:
     pub.blips = [[], []]
     pub.event_deck = []
     pub.location_deck = []
-    if state.wounds:
-        # Copies share the live dict (the engine replaces it, never changes it in place);
-        # a player gets one of its own, so nothing it does can reach the game.
-        pub.wounds = dict(state.wounds)
+    # Engine copies share the live mapping (the engine replaces it, never changes it in
+    # place), even when empty; a player gets one of its own, so nothing it does reaches the game.
+    pub.wounds = dict(state.wounds)
     if state.moved or state.attacked:
         # Flags of cards that have since left the table (a moved card slain, shuffled back and
         # dealt to a blip pile) would name a hidden card: keep those of cards in view.
@@ -126,7 +127,8 @@ class Observation:
     """The 1-based seat this view is for (``None``: a spectator's view)."""
     decision: Decision | None
     """The pending decision, whoever answers it: who decides and the options are seen by the
-    whole table (a face-down card's options are its team's cards, known to all)."""
+    whole table (a face-down card's options are its team's cards, known to all); another
+    seat's question comes with its kind's general wording, not its own prompt."""
     state: GameState
     """A public copy of the game state for this seat (see :func:`public_copy`). A copy: a
     bot may read or change it freely without touching the game."""
@@ -239,6 +241,12 @@ def observe(
     forward: ForwardData | None = None,
 ) -> Observation:
     """Build the snapshot ``seat`` may see now."""
+    if decision is not None and decision.seat != seat and decision.prompt:
+        # Another seat's question is seen by its kind and options; its words may hold what only
+        # that seat knows (the Event card it scouted, an Instinct card not yet shown).
+        decision = Decision(
+            decision.seat, decision.kind, decision.options, KIND_HELP.get(decision.kind, "")
+        )
     return Observation(
         seat=seat,
         decision=decision,

@@ -23,6 +23,7 @@ from deathangel.cards.model import (
     SetupLocation,
 )
 from deathangel.engine.switches import Switches
+from deathangel.readonly import ReadOnlyDict, Sealed
 
 if TYPE_CHECKING:
     from deathangel.engine.lasting import LastingEffect
@@ -47,10 +48,15 @@ LocationId = int
 """Index into :attr:`CardTable.locations`."""
 
 
-class CardTable:
+class CardTable(Sealed):
     """Lookup tables built once from a card database, shared by every state of a game, with
     the rule switches the game was built with (:class:`~deathangel.engine.switches.Switches`):
-    together, the fixed facts every rule reads."""
+    together, the fixed facts every rule reads.
+
+    Shared with every player too (each observation names its game's table), so it is read-only
+    once built: tuples, read-only mappings, and no attribute may be set
+    (:mod:`deathangel.readonly`).
+    """
 
     def __init__(self, db: CardDatabase, switches: Switches | None = None) -> None:
         self.db = db
@@ -84,7 +90,7 @@ class CardTable:
         self.gs_kinds: tuple[str, ...] = tuple(kinds)
         """What makes two cards alike to every rule: a genestealer's icon, an enemy type's or
         a Brood Lord's name."""
-        self.gs_by_label = {label: i for i, label in enumerate(labels)}
+        self.gs_by_label = ReadOnlyDict({label: i for i, label in enumerate(labels)})
         self.enemy_of: tuple[Enemy | None, ...] = tuple(enemies)
         """The enemy type of each card (``None`` for genestealers and Brood Lords)."""
         # ``None`` when every card takes one hit and weighs one (the base game): the hot path
@@ -103,17 +109,22 @@ class CardTable:
         """How many each card counts for in its swarm's attack, or ``None`` when one each."""
         self.events: tuple[Event, ...] = tuple(e for e in db.events for _ in range(e.copies))
         self.locations: tuple[Location, ...] = db.locations
-        self.location_by_name = {loc.name: i for i, loc in enumerate(db.locations)}
+        self.location_by_name = ReadOnlyDict({loc.name: i for i, loc in enumerate(db.locations)})
         decks: dict[str, list[LocationId]] = {}
         for i, loc in enumerate(db.locations):
             decks.setdefault(loc.deck, []).append(i)
-        self.locations_in_deck: dict[str, tuple[LocationId, ...]] = {
-            deck: tuple(ids) for deck, ids in decks.items()
-        }
+        self.locations_in_deck: ReadOnlyDict[str, tuple[LocationId, ...]] = ReadOnlyDict(
+            {deck: tuple(ids) for deck, ids in decks.items()}
+        )
         """Location ids of each location deck (``"1A"``, ``"2"``...)."""
-        self.terrain = {t.name: t for t in db.terrain}
-        self.marines = {m.name: (team.color, m) for team in db.teams for m in team.marines}
-        self.actions = {a.name: (team.color, a) for team in db.teams for a in team.actions}
+        self.terrain = ReadOnlyDict({t.name: t for t in db.terrain})
+        self.marines = ReadOnlyDict(
+            {m.name: (team.color, m) for team in db.teams for m in team.marines}
+        )
+        self.actions = ReadOnlyDict(
+            {a.name: (team.color, a) for team in db.teams for a in team.actions}
+        )
+        self.seal()
 
     def is_brood_lord(self, card: GenestealerId) -> bool:
         """Brood Lords sit after the deck cards in the id space."""

@@ -17,10 +17,13 @@ or a pipe) the hand-off is announced but not waited for, and every prompt is ech
 answer so the output reads as a transcript.
 
 Saves are the engine's save (:meth:`Game.to_save`) plus a top-level ``"seats"`` key naming
-each seat's controller, so a resumed game gets its bots back. A bot is seeded from the game's
-seed and its seat (:func:`deathangel.analysis.simulate.bot_seed`) and, on resume, is asked again at
-every past decision of its seat (answers discarded), so it stands exactly where it stood:
-a resumed game continues as the uninterrupted one would have.
+each seat's controller, and a ``"bot_key"``: the game's secret that seeds its bots (a keyed hash
+of the game's seed and the seat, :mod:`deathangel.players.seeds`, so no bot can work out the
+game from its seed). A resumed game gets its bots back with the same seeds, and each is asked
+again at every past decision of its seat (answers discarded) if its choices depend on its own
+past, so it stands exactly where it stood: a resumed game continues as the uninterrupted one
+would have. ``--isolate`` plays every bot in a process of its own
+(:mod:`deathangel.plugins.isolation`).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TextIO
 
 from attrs import frozen
 from rich.columns import Columns
@@ -41,7 +44,6 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import CHOOSE_ACTION, KIND_HELP, Decision, Option
 from deathangel.engine.game import (
     Game,
@@ -55,6 +57,8 @@ from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
+from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
+from deathangel.plugins.isolation import MakeBot, isolated_bots
 from deathangel.plugins.ruleset import ruleset_for
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
@@ -127,8 +131,16 @@ def is_bot(controller: str) -> bool:
     return controller.startswith(BOT_PREFIX)
 
 
-def make_bots(game: Game, seats: Mapping[int, str], *, pm: Any = None) -> dict[int, Player]:
-    """One bot for every ``bot:SPEC`` seat, seeded from the game's seed and its seat, and —
+def make_bots(
+    game: Game,
+    seats: Mapping[int, str],
+    *,
+    key: str,
+    pm: Any = None,
+    make: MakeBot | None = None,
+) -> dict[int, Player]:
+    """One bot for every ``bot:SPEC`` seat, seeded from the game's seed and its seat under
+    the game's bot ``key``, made by ``make`` (a process of its own) or in this process, and —
     if its choices depend on its own past (see :mod:`deathangel.players.base`) — brought up
     to the game's present by being asked again at every past decision of its seat.
 
@@ -139,7 +151,12 @@ def make_bots(game: Game, seats: Mapping[int, str], *, pm: Any = None) -> dict[i
     for seat, controller in sorted(seats.items()):
         if is_bot(controller):
             spec = parse_spec(controller[len(BOT_PREFIX) :])
-            bots[seat] = spec.make(bot_seed(game.config.seed, seat), found=found)
+            seed = bot_seed(key, game.config.seed, seat)
+            if make is not None:
+                spec.make(seed, found=found)  # an unknown strategy fails here, in one line
+                bots[seat] = make(spec, seat, seed)
+            else:
+                bots[seat] = spec.make(seed, found=found)
     catch_up = {seat: bot for seat, bot in bots.items() if replays_on_resume(bot)}
     if catch_up and game.history:
         past = Game(game.config, ruleset=game.ruleset, db=game.db)
@@ -161,9 +178,10 @@ def seats_data(seats: Mapping[int, str]) -> dict[str, str]:
     return {str(seat): controller for seat, controller in sorted(seats.items())}
 
 
-def save_game(game: Game, seats: Mapping[int, str], path: str | Path) -> None:
-    """Save the game with its seat controllers (atomically, as :meth:`Game.save` writes)."""
-    game.save(path, extra={"seats": seats_data(seats)})
+def save_game(game: Game, seats: Mapping[int, str], path: str | Path, key: str) -> None:
+    """Save the game with its seat controllers and bot key (atomically, as
+    :meth:`Game.save` writes)."""
+    game.save(path, extra={"seats": seats_data(seats), "bot_key": key})
 
 
 def seats_of(data: Mapping[str, Any], players: int) -> dict[int, str]:
@@ -179,8 +197,31 @@ def seats_of(data: Mapping[str, Any], players: int) -> dict[int, str]:
         raise SaveFileError(f"save file is malformed: {exc}") from None
 
 
-def load_game(path: str | Path) -> tuple[Game, dict[int, str]]:
-    """The game of a save file (with its log) and its seat controllers.
+class LoadedGame(NamedTuple):
+    """A save file read back."""
+
+    game: Game
+    """The game, replayed to where it was saved (with its log)."""
+    seats: dict[int, str]
+    """Each seat's controller."""
+    bot_key: str
+    """The key that seeds its bots (a fresh one for a save made before bot keys)."""
+
+
+def bot_key_of(data: Mapping[str, Any]) -> str:
+    """The bot key stored in save ``data``; a fresh one for a save that has none (made before
+    bots were seeded by a key: its bots continue with new seeds)."""
+    raw = data.get("bot_key")
+    if raw is None:
+        return new_bot_key()
+    try:
+        return check_bot_key(str(raw))
+    except ValueError as exc:
+        raise SaveFileError(f"save file is malformed: bot_key: {exc}") from None
+
+
+def load_game(path: str | Path) -> LoadedGame:
+    """The game of a save file (with its log), its seat controllers and its bot key.
 
     :raises SaveFileError: ``"<path>: ..."`` for a corrupt, foreign or incompatible save.
     """
@@ -195,9 +236,10 @@ def load_game(path: str | Path) -> tuple[Game, dict[int, str]]:
     try:
         game = Game.from_save(data, ruleset=ruleset, log=True)
         seats = seats_of(data, game.config.players)
+        key = bot_key_of(data)
     except SaveFileError as exc:
         raise SaveFileError(f"{path}: {exc}") from None
-    return game, seats
+    return LoadedGame(game, seats, key)
 
 
 # -- answers -------------------------------------------------------------------------------------
@@ -324,10 +366,12 @@ class PlaySession:
         bots: Mapping[int, Player] | None = None,
         log_shown: int = 0,
         pm: Any = None,
+        bot_key: str | None = None,
     ) -> None:
         """``seats`` maps every seat (1..players) to ``"human"`` or ``"bot:NAME"``; ``bots``
-        defaults to :func:`make_bots`. ``log_shown``: log lines the table has already seen
-        (a resumed game passes a little less than the whole log, for context)."""
+        defaults to :func:`make_bots`, seeded under ``bot_key`` (a fresh key when ``None``),
+        which the saves keep. ``log_shown``: log lines the table has already seen (a resumed
+        game passes a little less than the whole log, for context)."""
         players = game.config.players
         if sorted(seats) != list(range(1, players + 1)):
             raise DeathAngelError(
@@ -339,7 +383,10 @@ class PlaySession:
         self.console = console
         self.answers = answers
         self.save_path = Path(save_path) if save_path is not None else None
-        self.bots = dict(bots) if bots is not None else make_bots(game, self.seats, pm=pm)
+        self.bot_key = bot_key if bot_key is not None else new_bot_key()
+        self.bots = (
+            dict(bots) if bots is not None else make_bots(game, self.seats, key=self.bot_key, pm=pm)
+        )
         missing = [s for s, c in self.seats.items() if is_bot(c) and s not in self.bots]
         if missing:
             raise DeathAngelError(f"no bot given for seat(s) {missing}")
@@ -440,7 +487,7 @@ class PlaySession:
         if target is None:
             return False
         try:
-            save_game(self.game, self.seats, target)
+            save_game(self.game, self.seats, target, self.bot_key)
         except OSError as exc:
             self.say(f"cannot save to {target}: {exc.strerror or exc}", "red")
             return False
@@ -807,6 +854,8 @@ def play(
     force: bool = False,
     pm: Any = None,
     ruleset: Ruleset | None = None,
+    isolate: bool = False,
+    bot_key: str | None = None,
 ) -> PlayResult:
     """Start a game (or resume one from a save file) and play it at ``console``.
 
@@ -818,6 +867,8 @@ def play(
     seed, handicap, plugins, variants and controllers (``seats`` may replace some) and saves
     back to its file unless ``save`` names another. ``resume=""`` offers the most recent
     unfinished games. ``save`` is never a file that holds something else unless ``force``.
+    ``isolate`` plays every bot in a process of its own; ``bot_key`` seeds a new game's bots
+    (default: a fresh secret, kept in the save).
 
     :raises DeathAngelError: for bad options, an unknown strategy, a save file that cannot be
         written over (``SaveTargetError``) or resumed (``SaveFileError``); nothing is
@@ -834,6 +885,7 @@ def play(
                 ("--team", teams),
                 ("--seed", seed),
                 ("--handicap", handicap),
+                ("--bot-key", bot_key),
             )
             if value is not None and value != {}
         ]
@@ -846,7 +898,7 @@ def play(
             if chosen is None:
                 return PlayResult("input_ended", EXIT_INPUT_ENDED, "no game was chosen")
             resume = chosen
-        game, stored = load_game(resume)
+        game, stored, key = load_game(resume)
         controllers = _controllers(game.config.players, {**stored, **seats})
         save_path: str | Path = save if save is not None else resume
         explicit = save is not None
@@ -881,16 +933,51 @@ def play(
             f"(the same deal again: {_again(players, teams or {}, seed, handicap, ruleset)})."
         )
         log_shown = 0
+        try:
+            key = new_bot_key() if bot_key is None else check_bot_key(bot_key)
+        except ValueError as exc:
+            raise DeathAngelError(f"--bot-key: {exc}") from None
     if pm is None and game.ruleset is not None:
         # Strategies of the plugins the game is played with can sit at its seats.
         pm = game.ruleset.plugin_manager
-    bots = make_bots(game, controllers, pm=pm)
+    with isolated_bots(isolate, game.ruleset) as make:
+        bots = make_bots(game, controllers, key=key, pm=pm, make=make)
+        return _start_session(
+            game,
+            controllers,
+            bots,
+            key,
+            console=console,
+            answers=answers,
+            save_path=save_path,
+            explicit=explicit,
+            force=force,
+            title=title,
+            log_shown=log_shown,
+        )
+
+
+def _start_session(
+    game: Game,
+    controllers: dict[int, str],
+    bots: dict[int, Player],
+    key: str,
+    *,
+    console: Console,
+    answers: Answers,
+    save_path: str | Path,
+    explicit: bool,
+    force: bool,
+    title: str,
+    log_shown: int,
+) -> PlayResult:
+    """Save the game where it stands, say who plays what, and play it."""
     if explicit:
         check_target(save_path, game, force=force)
     try:
         if not explicit:
             Path(save_path).parent.mkdir(parents=True, exist_ok=True)
-        save_game(game, controllers, save_path)
+        save_game(game, controllers, save_path, key)
     except OSError as exc:
         raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
     console.print(Text(title, style="bold"), soft_wrap=True)
@@ -916,6 +1003,7 @@ def play(
         save_path=save_path,
         bots=bots,
         log_shown=log_shown,
+        bot_key=key,
     )
     return session.run()
 

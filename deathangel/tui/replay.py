@@ -39,7 +39,7 @@ def replay(
     :raises SaveFileError: ``"<path>: ..."`` for a corrupt, foreign or incompatible save
         (the file is only read).
     """
-    saved, controllers = load_game(path)
+    saved, controllers, _ = load_game(path)
     return show_replay(
         saved, controllers, f"Replay of {path}", console=console, speed=speed, steps=steps
     )
@@ -143,7 +143,7 @@ def replay_events(path: str | Path) -> list[dict[str, Any]]:
 
     :raises SaveFileError: as :func:`replay` does.
     """
-    saved, controllers = load_game(path)
+    saved, controllers, _ = load_game(path)
     game = Game(saved.config, db=saved.db, log=True)
     events: list[dict[str, Any]] = [
         {

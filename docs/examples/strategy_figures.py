@@ -1,7 +1,8 @@
 """Figures for docs/strategies.md: win rate, locations, time per decision, and wins by team.
 
 Plays exactly the games ``deathangel simulate`` plays (game ``i`` has seed ``seed + i``, each
-seat's bot the seed ``bot_seed(seed + i, seat)``), so its win rate matches that command's, and
+seat's bot the seed ``bot_seed(key, seed + i, seat)`` under the run's bot key, ``--bot-key`` or a
+fresh one it prints), so its win rate matches that command's with the same key, and
 adds what the command does not print: the bots' own thinking time per decision, and the win
 rate of the games each combat team (or, solo, each triple of teams) took part in.
 
@@ -25,6 +26,7 @@ from deathangel.engine.game import card_table as make_table
 from deathangel.engine.observation import pile_counts
 from deathangel.engine.randomness import Streams
 from deathangel.players.rules import RuleSet
+from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
 
 
@@ -97,6 +99,7 @@ def main() -> None:
     parser.add_argument("-s", "--seed", type=int, default=1)
     parser.add_argument("--strategy", default="rules")
     parser.add_argument("--by-team", action="store_true")
+    parser.add_argument("--bot-key", default=None, help="the run's bot key (default: fresh)")
     parser.add_argument(
         "--rollout", metavar="RULES", help="time RuleSet.choose on raw views, as in a search"
     )
@@ -107,13 +110,15 @@ def main() -> None:
     spec = parse_spec(args.strategy)
     found = strategies()
     specs = [spec] * args.players
+    bot_key = new_bot_key() if args.bot_key is None else check_bot_key(args.bot_key)
+    print(f"bot key {bot_key}")
     clock, count = [0.0], [0]
     wins = locations = 0
     by_team: Counter[str] = Counter()
     won_by_team: Counter[str] = Counter()
     for i in range(args.games):
         seed = args.seed + i
-        seat_bots = [Timed(b, clock, count) for b in spec_bots(specs, seed, found)]
+        seat_bots = [Timed(b, clock, count) for b in spec_bots(specs, seed, found, bot_key)]
         result = play_game(GameConfig(args.players, seed=seed), seat_bots)  # type: ignore[arg-type]
         wins += result.won
         locations += result.locations_reached

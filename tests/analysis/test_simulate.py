@@ -18,12 +18,12 @@ from typing import Any
 import attrs
 import pytest
 from plugin_kit import Declared
+from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import (
     Z95,
     GameResult,
     SimulationSummary,
-    bot_seed,
     bots,
     play_game,
     simulate,
@@ -33,6 +33,7 @@ from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError, IllegalChoiceError, PluginError
 from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
 from deathangel.plugins.hookspecs import hookimpl
 from deathangel.plugins.manager import plugin_manager
 from deathangel.plugins.strategies import strategy_factories, strategy_factory
@@ -43,7 +44,9 @@ from deathangel.plugins.strategies import strategy_factories, strategy_factory
 def play_by_hand(players: int, seed: int) -> tuple[Game, list[str]]:
     """The game of ``seed`` with random bots, played through the checked path, with a log."""
     game = Game(GameConfig(players, seed=seed), log=True)
-    seat_bots = {s: RandomPlayer(seed=bot_seed(seed, s)) for s in range(1, players + 1)}
+    seat_bots = {
+        s: RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in range(1, players + 1)
+    }
     while game.decision is not None:
         decision = game.decision
         game.apply(seat_bots[decision.seat].choose(game.observation(decision.seat), decision))
@@ -78,7 +81,9 @@ class ClashingPlugin(Declared):
 @pytest.mark.parametrize(("players", "seed"), [(1, 0), (1, 17), (2, 3), (4, 8), (6, 5)])
 def test_game_result_matches_the_game_played_by_hand(players: int, seed: int) -> None:
     game, log = play_by_hand(players, seed)
-    result = play_game(GameConfig(players, seed=seed), bots(RandomPlayer, players, seed))
+    result = play_game(
+        GameConfig(players, seed=seed), bots(RandomPlayer, players, seed, TEST_BOT_KEY)
+    )
     travels = sum(1 for line in log if line.startswith("the marines travel to "))
     rounds = sum(1 for line in log if line.startswith("— round "))
     # Read from the log as a person would: "claw-3 is slain", "the Promethium Tank burns 2
@@ -129,8 +134,8 @@ def test_a_game_that_does_not_end_is_stopped_and_named() -> None:
 
 
 def test_simulate_is_deterministic() -> None:
-    first = simulate(3, 12, 40)
-    again = simulate(3, 12, 40)
+    first = simulate(3, 12, 40, bot_key=TEST_BOT_KEY)
+    again = simulate(3, 12, 40, bot_key=TEST_BOT_KEY)
     assert first == again
     assert first.to_dict() == again.to_dict()
     assert first.wins + first.losses == first.games == 12
@@ -138,9 +143,12 @@ def test_simulate_is_deterministic() -> None:
 
 def test_simulate_sums_the_games_it_plays_and_each_game_replays_alone() -> None:
     players, games, seed = 2, 8, 100
-    summary = simulate(players, games, seed)
+    summary = simulate(players, games, seed, bot_key=TEST_BOT_KEY)
     results = [
-        play_game(GameConfig(players, seed=seed + i), bots(RandomPlayer, players, seed + i))
+        play_game(
+            GameConfig(players, seed=seed + i),
+            bots(RandomPlayer, players, seed + i, TEST_BOT_KEY),
+        )
         for i in range(games)
     ]
     wins = sum(r.outcome == "victory" for r in results)
@@ -160,9 +168,10 @@ def test_simulate_sums_the_games_it_plays_and_each_game_replays_alone() -> None:
         mean_locations=sum(r.locations_reached for r in results) / games,
         mean_decisions=sum(r.decisions for r in results) / games,
         causes=tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        bot_key=TEST_BOT_KEY,
     )
     # The last game of the run is the first game of a run that starts at its seed.
-    alone = simulate(players, 1, seed + games - 1)
+    alone = simulate(players, 1, seed + games - 1, bot_key=TEST_BOT_KEY)
     assert alone.mean_rounds == results[-1].rounds
     assert alone.mean_locations == results[-1].locations_reached
 
@@ -202,7 +211,7 @@ def test_two_plugins_may_not_offer_the_same_strategy_name() -> None:
 
 
 def test_bot_seeds_differ_for_every_game_and_seat() -> None:
-    seeds = {bot_seed(g, s) for g in range(-20, 50) for s in range(1, 7)}
+    seeds = {bot_seed(TEST_BOT_KEY, g, s) for g in range(-20, 50) for s in range(1, 7)}
     assert len(seeds) == 70 * 6
 
 
@@ -273,7 +282,10 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_simulate_command_json_is_complete_and_byte_identical(players: int) -> None:
-    args = ("simulate", "--players", str(players), "--games", "20", "--seed", "1", "--json")
+    args = (
+        "simulate", "--players", str(players), "--games", "20", "--seed", "1", "--json",
+        "--bot-key", TEST_BOT_KEY,
+    )  # fmt: skip
     first, second = cli(*args), cli(*args)  # both at once
     code, out, err = finish(first)
     code2, out2, err2 = finish(second)
@@ -305,13 +317,15 @@ def test_simulate_command_json_is_complete_and_byte_identical(players: int) -> N
     assert data["mean_rounds"] >= 1
     assert data["mean_locations"] >= 1
     # The command reports what the library computes.
-    assert data == simulate(players, 20, 1).to_dict()
+    assert data == simulate(players, 20, 1, bot_key=TEST_BOT_KEY).to_dict()
 
 
 def test_simulate_command_prints_a_readable_summary() -> None:
-    code, out, err = finish(cli("simulate", "--players", "2", "--games", "5", "--seed", "3"))
+    code, out, err = finish(
+        cli("simulate", "--players", "2", "--games", "5", "--seed", "3", "--bot-key", TEST_BOT_KEY)
+    )
     assert code == 0, err
-    summary = simulate(2, 5, 3)
+    summary = simulate(2, 5, 3, bot_key=TEST_BOT_KEY)
     assert f"wins:                    {summary.wins}" in out
     assert f"losses:                  {summary.losses}" in out
     assert "95% Wilson interval" in out
@@ -345,4 +359,6 @@ def test_simulate_command_refuses_bad_options_in_one_line(
 def test_progress_bar_path_gives_the_same_summary() -> None:
     from deathangel.cli.simulate import _run
 
-    assert _run(1, 3, 2, "random", True) == simulate(1, 3, 2)
+    assert _run(1, 3, 2, "random", True, bot_key=TEST_BOT_KEY) == simulate(
+        1, 3, 2, bot_key=TEST_BOT_KEY
+    )

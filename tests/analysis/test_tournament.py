@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import TEST_BOT_KEY
 from tourney_bots import FirstOption
 from tourney_rows import stored
 
@@ -23,7 +24,7 @@ from deathangel.analysis.replays import replay_stored_game
 from deathangel.analysis.report import read_report
 from deathangel.analysis.results import NOT_PLAYED, WON, Results, ResultsError
 from deathangel.analysis.runner import Dask, WorkerCrashError, plan, run_tournament
-from deathangel.analysis.simulate import bot_seed, play_game
+from deathangel.analysis.simulate import play_game
 from deathangel.analysis.tournament import (
     Cell,
     TournamentConfig,
@@ -35,11 +36,13 @@ from deathangel.analysis.tournament import (
 from deathangel.engine.game import GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
 from deathangel.plugins.strategies import strategy_factory
 
 
 def config(**data: Any) -> TournamentConfig:
     data.setdefault("plugins", ["tourney_bots"])
+    data.setdefault("bot_key", TEST_BOT_KEY)
     return build_config(data)
 
 
@@ -77,13 +80,15 @@ def test_every_entry_plays_game_k_with_seed_plus_k_and_the_same_deal(tmp_path: P
         assert seed == 40 + k
         deals.setdefault((players, k), set()).add(teams)
         if entry == "random":
-            seats: list[Any] = [RandomPlayer(seed=bot_seed(seed, s)) for s in range(1, players + 1)]
+            seats: list[Any] = [
+                RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in range(1, players + 1)
+            ]
         elif entry == "first":
             seats = [FirstOption()] * players
         else:  # "first | random": the two specs repeated over the seats
             assert entry == "first | random"
             seats = [
-                FirstOption() if s % 2 == 1 else RandomPlayer(seed=bot_seed(seed, s))
+                FirstOption() if s % 2 == 1 else RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s))
                 for s in range(1, players + 1)
             ]
         assert tuple(result) == by_hand(players, seed, seats), (entry, players, k)
@@ -105,7 +110,7 @@ def test_fixed_teams_make_a_cell_of_their_own(tmp_path: Path) -> None:
     assert len(fixed) == 3
     for _, _, _, _, seed, teams, *result in fixed:
         assert teams == "red+blue/green+yellow"
-        seats = [RandomPlayer(seed=bot_seed(seed, s)) for s in (1, 2)]
+        seats = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in (1, 2)]
         assert tuple(result) == by_hand(2, seed, seats, (("red", "blue"), ("green", "yellow")))
 
 
@@ -118,8 +123,8 @@ def test_a_salt_seeds_the_bots_apart(tmp_path: Path) -> None:
     )
     run_tournament(cfg, tmp_path / "r.db", workers=0)
     for _, _, entry, _, seed, _, *result in stored(tmp_path / "r.db"):
-        shift = (3 << 48) if entry == "random again" else 0
-        seats = [RandomPlayer(seed=bot_seed(seed, s) + shift) for s in (1, 2)]
+        salt = 3 if entry == "random again" else 0
+        seats = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s, salt)) for s in (1, 2)]
         assert tuple(result) == by_hand(2, seed, seats)
 
 
@@ -128,17 +133,23 @@ def test_a_salt_seeds_the_bots_apart(tmp_path: Path) -> None:
 
 def test_a_game_that_raises_is_recorded_with_its_seed_and_traceback(tmp_path: Path) -> None:
     cfg = config(games=7, players=1, entry=[{"strategy": "flaky:fail_every=3"}])
+    # The flaky bot gives up when its own seed is a multiple of 3: which games, the test works
+    # out from the tournament's bot key (a bot cannot: it never sees the key).
+    failing = [k for k in range(7) if bot_seed(TEST_BOT_KEY, k, 1) % 3 == 0]
+    assert 0 < len(failing) < 7
     summary = run_tournament(cfg, tmp_path / "r.db", workers=0)
-    assert (summary.status, summary.played, summary.failures) == ("finished", 7, 3)
+    assert (summary.status, summary.played, summary.failures) == ("finished", 7, len(failing))
     conn = sqlite3.connect(tmp_path / "r.db")
     failures = conn.execute("SELECT game, seed, error, traceback FROM failures ORDER BY game")
     rows = failures.fetchall()
-    assert [(g, s) for g, s, *_ in rows] == [(0, 0), (3, 3), (6, 6)]
+    assert [(g, s) for g, s, *_ in rows] == [(k, k) for k in failing]
     for _, seed, error, trace in rows:
-        assert error == f"RuntimeError: flaky bot gives up in game seed {seed}"
+        assert error == (
+            f"RuntimeError: flaky bot gives up (its seed {bot_seed(TEST_BOT_KEY, seed, 1)})"
+        )
         assert "Traceback (most recent call last)" in trace and "tourney_bots.py" in trace
     games = [g for (g,) in conn.execute("SELECT game FROM games ORDER BY game")]
-    assert games == [1, 2, 4, 5]
+    assert games == [k for k in range(7) if k not in failing]
     conn.close()
     # A failed game counts as done: resuming plays nothing again.
     again = run_tournament(cfg, tmp_path / "r.db", resume=True, workers=0)
@@ -247,8 +258,8 @@ def test_an_sprt_stops_at_the_pair_that_decides_it(tmp_path: Path) -> None:
     k = -1
     while wins < 7:
         k += 1
-        a = by_hand(1, k, [RandomPlayer(seed=bot_seed(k, 1))])[0] == "victory"
-        b = by_hand(1, k, [rules(seed=bot_seed(k, 1))])[0] == "victory"
+        a = by_hand(1, k, [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, k, 1))])[0] == "victory"
+        b = by_hand(1, k, [rules(seed=bot_seed(TEST_BOT_KEY, k, 1))])[0] == "victory"
         assert not (a and not b), "a pair random won would move the ratio the other way"
         wins += b and not a
     deciding = k + 1  # pairs read, the deciding one included

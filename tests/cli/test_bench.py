@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from deathangel.analysis.bench import (
+    BENCH_BOT_KEY,
     DEFAULT_SECONDS,
     DecisionTimes,
     bench_clones,
@@ -154,7 +155,7 @@ def test_profile_text_has_both_tables() -> None:
 
 def test_bench_decisions_times_every_decision_simulate_counts() -> None:
     times = bench_decisions("random", players=2, games=3, seed=7)
-    summary = simulate(2, 3, 7, "random")
+    summary = simulate(2, 3, 7, "random", bot_key=BENCH_BOT_KEY)
     assert len(times.times) == round(summary.mean_decisions * 3)
     assert times.wins == summary.wins
     assert list(times.times) == sorted(times.times)

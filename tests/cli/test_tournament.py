@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import TEST_BOT_KEY
 from tourney_rows import stored
 
 from deathangel.analysis.runner import run_tournament
@@ -33,6 +34,7 @@ games = {games}
 seed = 5
 players = {players}
 plugins = ["tourney_bots"]
+bot_key = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e"
 
 [[entry]]
 strategy = "random"
@@ -93,6 +95,7 @@ def reference(folder: Path, games: int, players: list[int]) -> list[tuple[Any, .
         "players": players,
         "plugins": ["tourney_bots"],
         "entry": [{"strategy": "random"}, {"name": "first", "strategy": "first"}],
+        "bot_key": TEST_BOT_KEY,  # the key the tournament file names
     }
     db = folder / "reference.db"
     run_tournament(build_config(data), db, workers=0)

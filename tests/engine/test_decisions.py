@@ -4,12 +4,13 @@ option the engine offers fits the table."""
 from __future__ import annotations
 
 import pytest
+from support import TEST_BOT_KEY
 
-from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.decisions import OPTION_ARGS, Option, read_reroll_prompt
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
 
 
 def test_arguments_are_read_by_name() -> None:
@@ -64,7 +65,7 @@ def test_every_offered_option_fits_the_table_of_argument_names(players: int) -> 
     verbs: set[str] = set()
     for seed in range(25):
         game = Game(GameConfig(players=players, seed=seed), checkpoints=False)
-        bots = [RandomPlayer(seed=bot_seed(seed, s)) for s in range(1, players + 1)]
+        bots = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in range(1, players + 1)]
         while (decision := game.decision) is not None:
             rows = len(game.state.formation)
             for option in decision.options:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support import TEST_BOT_KEY
 
-from deathangel.analysis.simulate import bot_seed
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.lasting import (
     ENTER_FORMATION,
@@ -22,6 +22,7 @@ from deathangel.engine.lasting import (
 from deathangel.engine.state import GameState
 from deathangel.errors import SaveFileError
 from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
 
 CODES: list[tuple[LastingEffect, list[Any]]] = [
     (GunJam("red"), ["gun_jam", "red"]),
@@ -89,9 +90,9 @@ def test_a_state_copy_shares_the_values_but_not_the_lists() -> None:
 
 def _game_with_a_spawn_limit() -> Game:
     """A two-player game of random bots at a decision while Core Cogitator's limit is in
-    force (seed 6 reaches one, found by playing)."""
-    game = Game(GameConfig(players=2, seed=6))
-    bots = [RandomPlayer(seed=bot_seed(6, seat)) for seat in (1, 2)]
+    force (seed 52 with the test bot key reaches one, found by playing)."""
+    game = Game(GameConfig(players=2, seed=52))
+    bots = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, 52, seat)) for seat in (1, 2)]
     while not any(isinstance(e, SpawnLimit) for e in game.state.effects):
         decision = game.decision
         assert decision is not None, "the game ended before a spawn limit was in force"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import build_state, table
+from support import TEST_BOT_KEY, build_state, table
 
 from deathangel.analysis.simulate import play_game, simulate
 from deathangel.engine.decisions import Decision, Option, defence_reason, reroll_prompt
@@ -351,8 +351,8 @@ def test_the_default_rule_set_plays_whole_games_legally(players: int) -> None:
 
 
 def test_a_fixed_seed_gives_the_same_games() -> None:
-    first = simulate(1, 6, 40, "rules")
-    again = simulate(1, 6, 40, "rules")
+    first = simulate(1, 6, 40, "rules", bot_key=TEST_BOT_KEY)
+    again = simulate(1, 6, 40, "rules", bot_key=TEST_BOT_KEY)
     assert first == again
 
 
@@ -449,13 +449,16 @@ def test_the_figures_script_matches_simulate() -> None:
     be those of `deathangel simulate` for the same games."""
     script = Path(__file__).resolve().parents[2] / "docs" / "examples" / "strategy_figures.py"
     out = subprocess.run(
-        [sys.executable, str(script), "-p", "2", "-n", "4", "-s", "3", "--by-team"],
+        [
+            *(sys.executable, str(script), "-p", "2", "-n", "4", "-s", "3", "--by-team"),
+            *("--bot-key", TEST_BOT_KEY),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
         check=True,
     ).stdout
-    summary = simulate(2, 4, 3, "rules")
+    summary = simulate(2, 4, 3, "rules", bot_key=TEST_BOT_KEY)
     assert f"{summary.wins} wins" in out
     assert f"mean locations reached {summary.mean_locations:.2f}" in out
     # Four games of two seats with two teams each (RULES §3): sixteen team entries in all.

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import bots, play_game
 from deathangel.engine.decisions import CHOOSE_ACTION
@@ -36,7 +37,7 @@ def script(
     (with its log), and the seat of each answer."""
     game = Game(GameConfig(players, seed=seed), log=True)
     controllers = {s: (seats or {}).get(s, "human") for s in range(1, players + 1)}
-    seat_bots = make_bots(game, controllers)
+    seat_bots = make_bots(game, controllers, key=TEST_BOT_KEY)
     person = RandomPlayer(chooser)
     lines: list[str] = []
     who: list[int] = []
@@ -137,10 +138,15 @@ def test_a_scripted_solo_game_plays_to_its_end(tmp_path: Path) -> None:
 
 def test_an_all_bot_game_plays_through_on_its_own(tmp_path: Path) -> None:
     seed = 5
-    code, out, err = run("play", "--seat", "1=bot:random", "--seed", str(seed), cwd=tmp_path)
+    code, out, err = run(
+        "play", "--seat", "1=bot:random", "--seed", str(seed), "--bot-key", TEST_BOT_KEY,
+        cwd=tmp_path,
+    )  # fmt: skip
     assert code == 0, err
-    # The bot is seeded as `deathangel simulate` seeds it: the same game.
-    result = play_game(GameConfig(1, seed=seed), bots(strategy_factory("random"), 1, seed))
+    # The bot is seeded as `deathangel simulate` seeds it with that key: the same game.
+    result = play_game(
+        GameConfig(1, seed=seed), bots(strategy_factory("random"), 1, seed, TEST_BOT_KEY)
+    )
     assert f"Game over: {result.outcome} after {result.rounds} round(s)." in out
     assert "Seat 1 (bot:random): " in out
     assert "]> " not in out  # nobody was asked anything
@@ -253,6 +259,7 @@ def test_bots_narrate_their_choices_but_not_their_face_down_cards(tmp_path: Path
     answers = write_lines(tmp_path / "answers.txt", lines)
     code, out, err = run(
         "play", "-p", "2", "--seed", "6", "--seat", "2=bot:random", "--input", answers,
+        "--bot-key", TEST_BOT_KEY,
         cwd=tmp_path,
     )  # fmt: skip
     assert code == 0, err
@@ -275,7 +282,10 @@ def test_save_and_resume_continue_exactly_like_the_uninterrupted_game(tmp_path: 
     whole = write_lines(tmp_path / "whole.txt", lines)
     first = write_lines(tmp_path / "first.txt", lines[:cut])
     rest = write_lines(tmp_path / "rest.txt", lines[cut:])
-    common = ("play", "-p", "2", "--seed", str(seed), "--seat", "2=bot:random")
+    common = (
+        "play", "-p", "2", "--seed", str(seed), "--seat", "2=bot:random",
+        "--bot-key", TEST_BOT_KEY,
+    )  # fmt: skip
     uninterrupted = start(*common, "--input", whole, "--save", "whole.json", cwd=tmp_path)
     code, out, err = run(*common, "--input", first, "--save", "part.json", cwd=tmp_path)
     assert code == 2
@@ -461,6 +471,7 @@ def test_a_session_runs_in_process_with_scripted_answers() -> None:
         {1: "human", 2: "bot:random"},
         console=console,
         answers=ScriptedAnswers(["nonsense", *lines], console),
+        bot_key=TEST_BOT_KEY,
     )
     result = session.run()
     assert (result.status, result.exit_code) == ("over", 0)

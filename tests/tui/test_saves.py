@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from support import TEST_BOT_KEY
 
 from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
@@ -125,7 +126,7 @@ def test_resume_with_no_file_offers_the_most_recent_unfinished_games(
         bot = RandomPlayer(seed)
         while game.decision is not None and (n is None or len(game.history) < n):
             game.apply(bot.choose(None, game.decision))
-        save_game(game, {1: "human"}, folder / f"2020-01-0{seed}-seed{seed}.json")
+        save_game(game, {1: "human"}, folder / f"2020-01-0{seed}-seed{seed}.json", TEST_BOT_KEY)
     (folder / "notes.json").write_text("[1, 2]", encoding="utf-8")  # not a save: ignored
     for age, seed in enumerate((7, 5, 6, 8)):  # newest first: 7, 5, 6 (and 8, finished)
         stamp = 1_700_000_000 - 60 * age

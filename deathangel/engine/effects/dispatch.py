@@ -163,6 +163,7 @@ class CardAbilities(Abilities["Engine"]):
         }
         if strict:
             self._check(db)
+        self.freeze()
 
     @classmethod
     def with_implementations(
