@@ -5,7 +5,8 @@ in a tournament file, or ``--plugin tourney_bots``; ``tests/`` must be on ``PYTH
 - ``flaky``: random, but raises in every game where its own seed is a multiple of
   ``fail_every`` (a test works out which games from the tournament's bot key);
 - ``crash_once``: random, but the first game it plays while the file ``marker`` exists kills
-  its worker process (after deleting the marker, unless ``keep``), as a crashed worker would.
+  its worker process (after deleting the marker, unless ``keep``), as a crashed worker would;
+- ``twin``: tries to rebuild the game from its own seed, as a cheat would (the seed probe).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from deathangel.cards.manifest import Manifest
 from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game, GameConfig
 from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
 from deathangel.plugins.hookspecs import API_VERSION, hookimpl
 
 
@@ -80,4 +83,57 @@ def deathangel_manifest() -> Manifest:
 
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
-    return {"first": FirstOption, "flaky": Flaky, "crash_once": CrashOnce}
+    return {"first": FirstOption, "flaky": Flaky, "crash_once": CrashOnce, "twin": Twin}
+
+
+class Twin:
+    """Tries to rebuild the game it plays from its own seed, as a cheat would: the old
+    formula (``game_seed * 8 + seat``) and the keyed hash re-derived with keys anyone could
+    guess, over game seeds ``0..window-1``; with ``key`` also under that key (a test gives the
+    tournament's own, to show the probe works whenever the key leaks). Each game's findings go
+    to :attr:`found`: whether a twin was built, and at how many decisions it was in step.
+
+    :param key: a bot key to try besides the guesses (none by default).
+    :param window: how many game seeds to try.
+    """
+
+    found: ClassVar[list[tuple[bool, int, int]]] = []
+    """(twin found, decisions in step, decisions asked), one per game (for tests in process)."""
+
+    def __init__(self, seed: int = 0, key: str = "", window: int = 1000) -> None:
+        self.candidates: list[tuple[int, int]] = []
+        game, seat = divmod(seed, 8)
+        if 1 <= seat <= 6:
+            self.candidates.append((game, seat))
+        keys = ["00" * 16, "ff" * 16, *([key] if key else [])]
+        for k in keys:
+            for g in range(window):
+                for s in range(1, 7):
+                    if bot_seed(k, g, s) == seed:
+                        self.candidates.append((g, s))
+        self.twin: Game | None = None
+        self.tried = False
+        self.asked = self.in_step = 0
+
+    def choose(self, observation: Any, decision: Decision) -> Option:
+        self.asked += 1
+        if not self.tried:
+            self.tried = True
+            players = len(observation.state.seats)
+            for game_seed, seat in self.candidates:
+                if seat > players:
+                    continue
+                forward = observation.forward is not None
+                twin = Game(GameConfig(players, seed=game_seed), forward=forward)
+                if twin.observation(seat).fingerprint() == observation.fingerprint():
+                    self.twin = twin
+                    break
+        option = decision.options[0]
+        twin = self.twin
+        if twin is not None and twin.decision == decision:
+            self.in_step += 1
+            twin.push(option)
+        return option
+
+    def end_game(self, outcome: str, observation: Any) -> None:
+        Twin.found.append((self.twin is not None, self.in_step, self.asked))

@@ -20,6 +20,7 @@ from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Fl
 from deathangel.engine.formation import remove_row
 from deathangel.engine.randomness import Die, Roll, Streams
 from deathangel.engine.state import LEFT, RIGHT, SIDES, CardTable, GameState, MarineState, Position
+from deathangel.readonly import ReadOnlyDict
 
 
 def check_start_tokens(db: CardDatabase, tokens: int, marines: int) -> None:
@@ -284,7 +285,7 @@ class EngineBase:
             st = self.state
             hits = st.wounds.get(card, 0) + 1
             if hits < toughness[card]:
-                st.wounds = {**st.wounds, card: hits}
+                st.wounds = ReadOnlyDict({**st.wounds, card: hits})
                 self.note(
                     f"{self.table.gs_labels[card]} is wounded ({hits} of {toughness[card]} hits)"
                 )
@@ -301,7 +302,7 @@ class EngineBase:
         blip pile): a mark lasts only while its card is in play."""
         wounds = self.state.wounds
         if wounds and any(c in wounds for c in cards):
-            self.state.wounds = {c: n for c, n in wounds.items() if c not in cards}
+            self.state.wounds = ReadOnlyDict({c: n for c, n in wounds.items() if c not in cards})
 
     def spread_protection(self) -> None:
         """A Power Field covers every card that has joined its swarm (FAQ): after anything

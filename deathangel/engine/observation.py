@@ -63,9 +63,6 @@ def public_copy(state: GameState, seat: int | None) -> GameState:
     pub.blips = [[], []]
     pub.event_deck = []
     pub.location_deck = []
-    # Engine copies share the live mapping (the engine replaces it, never changes it in
-    # place), even when empty; a player gets one of its own, so nothing it does reaches the game.
-    pub.wounds = dict(state.wounds)
     if state.moved or state.attacked:
         # Flags of cards that have since left the table (a moved card slain, shuffled back and
         # dealt to a blip pile) would name a hidden card: keep those of cards in view.

@@ -32,6 +32,9 @@ LEFT = 0
 RIGHT = 1
 SIDES = ("left", "right")
 
+NO_WOUNDS: Mapping[int, int] = ReadOnlyDict()
+"""The wounds of a state whose enemy cards have none: one shared, read-only empty mapping."""
+
 PLAYER_COUNTS = range(1, 7)
 """How many seats a game may have: 1–6 (RULES §3)."""
 MIN_PLAYERS = PLAYER_COUNTS[0]
@@ -357,9 +360,10 @@ class GameState:
         (an Instinct card in a game with several players, RULES §8)."""
         self.outcome: str | None = None
         """``"victory"`` or ``"defeat"`` once the game has ended."""
-        self.wounds: Mapping[GenestealerId, int] = {}
+        self.wounds: Mapping[GenestealerId, int] = NO_WOUNDS
         """Hits taken by enemy cards in the formation that need more than one to be slain.
-        Replaced, never changed in place, so copies share it: the base game never has one."""
+        Read-only, replaced rather than changed, so copies (a player's too) share it: the
+        base game never has one."""
 
     def copy(self) -> GameState:
         """An independent copy; mutating it never changes this state."""

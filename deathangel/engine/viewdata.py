@@ -18,6 +18,7 @@ from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.lasting import from_code
 from deathangel.engine.observation import ForwardData, Observation, PileCounts
 from deathangel.engine.state import GameState, MarineState, Position, TerrainState
+from deathangel.readonly import ReadOnlyDict
 
 if TYPE_CHECKING:
     from deathangel.engine.abilities import Abilities
@@ -131,7 +132,7 @@ def state_from_data(data: dict[str, Any], table: CardTable) -> GameState:
     st.event_hidden = bool(data["event_hidden"])
     st.events_resolved = list(data["events_resolved"])
     st.outcome = data["outcome"]
-    st.wounds = {int(card): int(hits) for card, hits in data["wounds"]}
+    st.wounds = ReadOnlyDict({int(card): int(hits) for card, hits in data["wounds"]})
     return st
 
 
