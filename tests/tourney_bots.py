@@ -6,11 +6,14 @@ in a tournament file, or ``--plugin tourney_bots``; ``tests/`` must be on ``PYTH
   ``fail_every`` (a test works out which games from the tournament's bot key);
 - ``crash_once``: random, but the first game it plays while the file ``marker`` exists kills
   its worker process (after deleting the marker, unless ``keep``), as a crashed worker would;
-- ``twin``: tries to rebuild the game from its own seed, as a cheat would (the seed probe).
+- ``twin``: tries to rebuild the game from its own seed, as a cheat would (the seed probe);
+- ``snoop``: searches its process's memory for the live game, as a cheat would;
+- ``chatty``: random, printing to standard output at every decision.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -75,6 +78,37 @@ class CrashOnce(RandomPlayer):
         os._exit(3)
 
 
+class Snoop:
+    """Searches its own process's memory for the live game, as a cheat would, and writes
+    what it found (``found`` or ``none``) to ``report``, once a game.
+
+    :param report: the file to write the finding to.
+    """
+
+    observes = False
+
+    def __init__(self, seed: int = 0, report: Path = Path("snoop.txt")) -> None:
+        self.report = report
+        self.looked = False
+
+    def choose(self, observation: Any, decision: Decision) -> Option:
+        if not self.looked:
+            self.looked = True
+            live = any(isinstance(o, Game) and o.state.gs_deck for o in gc.get_objects())
+            with self.report.open("a", encoding="utf-8") as file:
+                file.write("found\n" if live else "none\n")
+        return decision.options[0]
+
+
+class Chatty(RandomPlayer):
+    """Random, printing a line to standard output at every decision (as a debugging bot
+    would): nothing it prints may be taken for an answer."""
+
+    def choose(self, observation: Any, decision: Decision) -> Option:
+        print("thinking about", decision.kind, "['done']")
+        return super().choose(observation, decision)
+
+
 @hookimpl
 def deathangel_manifest() -> Manifest:
     # Every plugin says which hook API it is written for.
@@ -83,7 +117,14 @@ def deathangel_manifest() -> Manifest:
 
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
-    return {"first": FirstOption, "flaky": Flaky, "crash_once": CrashOnce, "twin": Twin}
+    return {
+        "first": FirstOption,
+        "flaky": Flaky,
+        "crash_once": CrashOnce,
+        "twin": Twin,
+        "snoop": Snoop,
+        "chatty": Chatty,
+    }
 
 
 class Twin:

@@ -188,6 +188,9 @@ class IsolatedBots:
     def __call__(self, spec: StrategySpec, seat: int, seed: int) -> IsolatedPlayer:
         key = (json.dumps(_spec_data(spec), sort_keys=True), seat)
         child = self._children.get(key)
+        if child is not None and child.proc.poll() is not None:
+            child.close()  # its bot ended it (that game failed): a new one for the next
+            child = None
         if child is None:
             child = self._children[key] = _Child(
                 self.context, f"isolated strategy {spec.text!r} (seat {seat})"
