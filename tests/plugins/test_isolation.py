@@ -119,3 +119,24 @@ def test_simulate_isolate_prints_the_same_summary() -> None:
 
     assert run("--isolate") == run()
     assert run() == simulate(2, 4, 0, "rules", bot_key=TEST_BOT_KEY).to_dict()
+
+
+def test_play_isolate_plays_the_same_bot_game(tmp_path: Path) -> None:
+    def play(save: str, *extra: str) -> list[Any]:
+        subprocess.run(
+            [
+                *(sys.executable, "-m", "deathangel", "play", "-p", "2", "--seed", "5"),
+                *("--seat", "1=bot:rules", "--seat", "2=bot:random", "--save", save),
+                *("--bot-key", TEST_BOT_KEY, *extra),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+            cwd=tmp_path,
+        )
+        data = json.loads((tmp_path / save).read_text(encoding="utf-8"))
+        assert data["bot_key"] == TEST_BOT_KEY
+        return list(data["decisions"])
+
+    assert play("out.json", "--isolate") == play("in.json")
