@@ -36,18 +36,39 @@ def shuffle(cards: MutableSequence[Any], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-class Streams:
-    """Independent ``random.Random`` streams keyed by name, all fixed by one seed."""
+StreamPositions = dict[str, tuple[Any, ...] | None]
+"""Where each stream stands (:meth:`Streams.snapshot`): a ``random.Random`` state, or ``None``
+for a stream never drawn from (still as its seed made it)."""
 
-    __slots__ = ("_rngs", "seed")
+_new_random = random.Random.__new__
+
+
+class Streams:
+    """Independent ``random.Random`` streams keyed by name, all fixed by one seed.
+
+    Cheap to snapshot and restore, because games take a snapshot at every restart point:
+
+    - a stream is seeded on first use (six SHA-512 seedings were a twentieth of a solo game,
+      and the ``blips`` stream is seldom drawn from);
+    - a snapshot reuses the position it took last time for a stream not drawn from since
+      (``Random.getstate`` builds a 625-tuple: a few microseconds each, at every point);
+    - a restored stream is rebuilt only when it is first drawn from, by ``Random.__new__``
+      and ``setstate`` (``Random(0)`` first seeds a generator only to overwrite it: measured
+      twice the cost).
+
+    Draws through :meth:`shuffle`, :meth:`choice` and :meth:`sample` are seen; a stream handed
+    out by ``streams[name]`` (the die's) is not, so its position is read at every snapshot.
+    """
+
+    __slots__ = ("_handed", "_known", "_rngs", "seed")
 
     def __init__(self, seed: int, _rngs: dict[str, random.Random] | None = None) -> None:
         self.seed = seed
-        if _rngs is None:
-            # A string seed goes through SHA-512 in CPython: stable across runs and machines,
-            # independent of PYTHONHASHSEED.
-            _rngs = {name: random.Random(f"deathangel:{seed}:{name}") for name in STREAMS}
-        self._rngs = _rngs
+        self._rngs: dict[str, random.Random] = {} if _rngs is None else _rngs
+        self._known: StreamPositions = {}
+        """The position of each stream not drawn from since it was last read or restored."""
+        self._handed: set[str] = set()
+        """Streams handed out whole (their draws are not seen)."""
 
     @classmethod
     def shared(cls, rng: random.Random) -> Streams:
@@ -57,32 +78,71 @@ class Streams:
         faithfully (they share a state), so games built on them are not cloned."""
         return cls(0, dict.fromkeys(STREAMS, rng))
 
+    def _rng(self, name: str) -> random.Random:
+        """The named stream, made now if it was not yet: seeded, or restored to its position."""
+        rng = self._rngs.get(name)
+        if rng is None:
+            if name not in STREAMS:
+                raise KeyError(name)
+            position = self._known.get(name)
+            if position is None:
+                # A string seed goes through SHA-512 in CPython: stable across runs and
+                # machines, independent of PYTHONHASHSEED.
+                rng = random.Random(f"deathangel:{self.seed}:{name}")
+            else:
+                rng = _new_random(random.Random)
+                rng.setstate(position)
+            self._rngs[name] = rng
+        return rng
+
     def __getitem__(self, name: str) -> random.Random:
-        return self._rngs[name]
+        rng = self._rng(name)
+        self._handed.add(name)
+        self._known.pop(name, None)
+        return rng
 
     def shuffle(self, name: str, cards: MutableSequence[Any]) -> None:
         """Shuffle in place with the named stream."""
-        self._rngs[name].shuffle(cards)
+        rng = self._rng(name)
+        self._known.pop(name, None)
+        rng.shuffle(cards)
 
     def choice(self, name: str, options: Sequence[T]) -> T:
         """Pick one with the named stream."""
-        return self._rngs[name].choice(options)
+        rng = self._rng(name)
+        self._known.pop(name, None)
+        return rng.choice(options)
 
-    def snapshot(self) -> dict[str, tuple[Any, ...]]:
-        """The streams' positions, cheap to take: restore with :meth:`restore`."""
-        return {name: rng.getstate() for name, rng in self._rngs.items()}
+    def sample(self, name: str, population: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct picks, in order, with the named stream."""
+        rng = self._rng(name)
+        self._known.pop(name, None)
+        return rng.sample(population, k)
+
+    def position(self, name: str) -> tuple[Any, ...] | None:
+        """Where one stream stands (``None``: never drawn from, as its seed made it)."""
+        known = self._known
+        if name in known:
+            return known[name]
+        rng = self._rngs.get(name)
+        if rng is None:
+            return None  # never made: its seed alone says where it stands
+        position = rng.getstate()
+        if name not in self._handed:
+            known[name] = position
+        return position
+
+    def snapshot(self, skip: str | None = None) -> StreamPositions:
+        """Every stream's position (but ``skip``'s): restore with :meth:`restore`."""
+        return {name: self.position(name) for name in STREAMS if name != skip}
 
     @classmethod
-    def restore(cls, seed: int, snapshot: dict[str, tuple[Any, ...]]) -> Streams:
-        """Streams that continue exactly where the snapshot was taken."""
-        rngs = {}
-        for name, position in snapshot.items():
-            # Random(0) seeds from an int: measured ~20x cheaper than Random(), which reads
-            # the OS entropy pool before setstate overwrites it anyway.
-            rng = random.Random(0)
-            rng.setstate(position)
-            rngs[name] = rng
-        return cls(seed, rngs)
+    def restore(cls, seed: int, snapshot: StreamPositions) -> Streams:
+        """Streams that continue exactly where the snapshot was taken (each rebuilt when
+        first drawn from)."""
+        streams = cls(seed)
+        streams._known = {name: position for name, position in snapshot.items() if position}
+        return streams
 
     def copy(self) -> Streams:
         """An independent copy that will produce the same future draws."""

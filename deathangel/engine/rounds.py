@@ -45,6 +45,7 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         self,
         at_round_start: Callable[[], None] | None = None,
         at_phase_start: Callable[[], None] | None = None,
+        at_restart_point: Callable[[], None] | None = None,
     ) -> Flow:
         """Play from the state's phase to the end of the game.
 
@@ -53,12 +54,13 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
         file or a forward model starts there). ``at_round_start`` is called (with no
         arguments) each time a round is about to begin: the point where a state copy plus a
         new generator make a full clone.
-        ``at_phase_start`` is called at setup, as each phase begins (its name already in
-        ``state.phase``) and at every point inside a phase where the engine can restart from
-        the state (:attr:`~deathangel.engine.core.EngineBase.restart_point`).
+        ``at_phase_start`` is called at setup and as each phase begins (its name already in
+        ``state.phase``); ``at_restart_point`` (by default ``at_phase_start`` too) at every
+        point inside a phase where the engine can restart from the state
+        (:attr:`~deathangel.engine.core.EngineBase.restart_point`).
         """
         st = self.state
-        self.restart_point = at_phase_start
+        self.restart_point = at_restart_point if at_restart_point is not None else at_phase_start
         try:
             if st.phase == "setup":
                 if at_phase_start is not None:
