@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from deathangel.engine.decisions import Decision, Flow, Option, no_questions
+from deathangel.engine.decisions import Decision, Flow, Option, no_questions, option
 from deathangel.engine.randomness import Roll
 from deathangel.engine.state import SIDES, CardTable, GameState
 from deathangel.readonly import ReadOnlyDict, Sealed
@@ -103,9 +103,9 @@ class Abilities(Sealed, Generic[E]):
             if marine.team != team or marine.name in swapped:
                 continue
             if row > 0:
-                options.append(Option("swap", (marine.name, formation[row - 1].marine.name)))
+                options.append(option("swap", marine.name, formation[row - 1].marine.name))
             if row < last:
-                options.append(Option("swap", (marine.name, formation[row + 1].marine.name)))
+                options.append(option("swap", marine.name, formation[row + 1].marine.name))
         return options
 
     def can_activate(self, engine: E, terrain: str) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 import deathangel.engine.decisions as d
 from deathangel.cards.model import CardDatabase, Event, SpawnBox
 from deathangel.engine.abilities import Abilities
-from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Flow, Option
+from deathangel.engine.decisions import KEEP_OPTION, REROLL_OPTION, Decision, Flow, Option, option
 from deathangel.engine.formation import remove_row
 from deathangel.engine.randomness import Die, Roll, Streams
 from deathangel.engine.state import LEFT, RIGHT, SIDES, CardTable, GameState, MarineState, Position
@@ -277,7 +277,7 @@ class EngineBase:
             distinct = self.table.distinct(candidates, self.state.wounds)
             if len(distinct) > 1:
                 labels = self.table.gs_labels
-                options = [Option("slay", (labels[c],)) for c in distinct]
+                options = [option("slay", labels[c]) for c in distinct]
                 choice = yield from self.ask(seat, d.SLAY, options, "choose the genestealer slain")
                 card = self.table.gs_by_label[choice.text("genestealer")]
         toughness = self.table.gs_toughness
@@ -291,7 +291,8 @@ class EngineBase:
                 )
                 return card
         swarm.remove(card)
-        self.note(f"{self.table.gs_labels[card]} is slain")
+        if self.log is not None:  # words only when logging (off on the fast path)
+            self.note(f"{self.table.gs_labels[card]} is slain")
         self.discard_genestealers([card])
         yield from self.abilities.genestealer_slain(self, card, by)
         self.check_end()
@@ -442,7 +443,7 @@ class EngineBase:
             swarm.append(self.reveal(pile))
         if n and self.state.protected:
             self.spread_protection()
-        if n:
+        if n and self.log is not None:
             self.note(f"{n} genestealer(s) spawn {SIDES[side]} of position {row + 1}")
         return n
 

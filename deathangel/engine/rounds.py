@@ -75,7 +75,8 @@ class Engine(ChooseActions, ResolveActions, GenestealerAttack, EventPhase, Trave
                     if at_round_start is not None:
                         at_round_start()
                     st.round += 1
-                    self.note(f"— round {st.round} —")
+                    if self.log is not None:  # words only when logging
+                        self.note(f"— round {st.round} —")
                 for phase in PHASES[start:]:
                     st.phase = phase
                     if at_phase_start is not None:

@@ -22,7 +22,6 @@ and run each bot in its own process (``--isolate``).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 import secrets
@@ -63,6 +62,8 @@ def bot_seed(key: str, game_seed: int, seat: int, salt: int = 0) -> int:
     the same arguments in every process and version of this derivation.
     """
     message = f"{_DOMAIN}|{game_seed}|{seat}|{salt}".encode()
-    digest = hmac.new(bytes.fromhex(key), message, hashlib.sha256).digest()
+    # The one-shot form (OpenSSL's, in C): the same digest as hmac.new(...).digest(), which
+    # builds two hash objects in Python (measured: 4x the time, 2% of a solo random game).
+    digest = hmac.digest(bytes.fromhex(key), message, "sha256")
     # 63 bits: a non-negative number that fits a signed 64-bit integer (SQLite, numpy).
     return int.from_bytes(digest[:8], "big") >> 1

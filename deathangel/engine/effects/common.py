@@ -11,7 +11,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import deathangel.engine.decisions as d
-from deathangel.engine.decisions import DONE, Decision, Option
+from deathangel.engine.decisions import DONE, Decision, Option, option
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def best(scored: Iterable[tuple[Option, int]]) -> list[Option]:
 def marine_options(engine: Engine, keep: Callable[[int], bool] | None = None) -> list[Option]:
     """``Option("marine", (name,))`` for each marine whose row passes ``keep``."""
     return [
-        Option("marine", (p.marine.name,))
+        option("marine", p.marine.name)
         for row, p in enumerate(engine.state.formation)
         if keep is None or keep(row)
     ]
@@ -40,7 +40,7 @@ def marine_options(engine: Engine, keep: Callable[[int], bool] | None = None) ->
 def swarm_options(engine: Engine, keep: Callable[[int, int], bool] | None = None) -> list[Option]:
     """``Option("target", (position, side))`` for each non-empty swarm passing ``keep``."""
     return [
-        Option("target", (row + 1, SIDES[side]))
+        option("target", row + 1, SIDES[side])
         for row, p in enumerate(engine.state.formation)
         for side in (LEFT, RIGHT)
         if p.swarms[side] and (keep is None or keep(row, side))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import deathangel.engine.decisions as d
 from deathangel.engine.core import EngineBase
-from deathangel.engine.decisions import Flow, Option
+from deathangel.engine.decisions import Flow, Option, option
 
 
 class ChooseActions(EngineBase):
@@ -29,7 +29,8 @@ class ChooseActions(EngineBase):
             (actions[card][1].initiative, team, card) for team, card in st.chosen.items()
         )
         st.resolved = set()
-        self.note("revealed: " + ", ".join(f"{c} ({t}, {i})" for i, t, c in st.revealed))
+        if self.log is not None:  # words are built only when logging (off on the fast path)
+            self.note("revealed: " + ", ".join(f"{c} ({t}, {i})" for i, t, c in st.revealed))
         self.update_current_player()
 
     def action_options(self, team: str) -> list[Option]:
@@ -38,7 +39,7 @@ class ChooseActions(EngineBase):
         last = st.last_resolved.get(team)
         barred = self.abilities.barred_actions(self, team)
         return [
-            Option("card", (a.name,))
+            option("card", a.name)
             for a in self.table.db.team(team).actions
             if a.name != last and a.name not in barred
         ]

@@ -21,7 +21,8 @@ class EventPhase(EngineBase):
         st.moved.clear()
         event_id = self.draw_event()
         event = self.table.events[event_id]
-        self.note(f"{EVENT_HEADER}{event.name} —")
+        if self.log is not None:  # words only when logging (off on the fast path)
+            self.note(f"{EVENT_HEADER}{event.name} —")
         # 1. Ability first. An Instinct card with several players is the current player's
         # alone until he has chosen (unless a variant has every card decided openly).
         st.event_hidden = event.instinct and len(st.seats) > 1 and self.table.switches.instinct

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import deathangel.engine.decisions as d
 from deathangel.engine.core import EngineBase
-from deathangel.engine.decisions import DONE, Flow, Option
+from deathangel.engine.decisions import DONE, Flow, Option, option
 from deathangel.engine.formation import swap_marines, targets_in_range
 from deathangel.engine.state import SIDES
 
@@ -25,7 +25,8 @@ class ResolveActions(EngineBase):
             if st.resolved and self.restart_point is not None:
                 self.restart_point()  # the phase can start again here, from the state
             card = actions[card_name][1]
-            self.note(f"{card_name} ({team}) resolves")
+            if self.log is not None:  # words only when logging (off on the fast path)
+                self.note(f"{card_name} ({team}) resolves")
             if card.kind == "support":
                 yield from self.support_action(team, card_name)
             elif card.kind == "move_activate":
@@ -42,12 +43,13 @@ class ResolveActions(EngineBase):
         if st.supply <= 0:
             self.note(f"{card}: the supply is empty, so no support token is placed (§6.1)")
         else:
-            options = [Option("marine", (p.marine.name,)) for p in st.formation]
+            options = [option("marine", p.marine.name) for p in st.formation]
             choice = yield from self.ask(seat, d.PLACE_SUPPORT, options, f"{card}: support token")
             name = choice.text("marine")
             self.marine(name).tokens += 1
             st.supply -= 1
-            self.note(f"support token on {name}")
+            if self.log is not None:
+                self.note(f"support token on {name}")
         yield from self.abilities.after_support(self, team, card)
         self.spread_protection()  # Strategize may have moved a swarm onto another
 
@@ -69,12 +71,13 @@ class ResolveActions(EngineBase):
             name, other = choice.text("marine"), choice.text("other")
             swap_marines(st, st.marine_row(name), st.marine_row(other))
             swapped.add(name)
-            self.note(f"{name} swaps with {other}")
+            if self.log is not None:
+                self.note(f"{name} swaps with {other}")
         # 2. Facing: any marine of the team may turn.
         flipped: set[str] = set()
         while True:
             options = [
-                Option("flip", (p.marine.name,))
+                option("flip", p.marine.name)
                 for p in st.formation
                 if p.marine.team == team and p.marine.name not in flipped
             ]
@@ -87,7 +90,8 @@ class ResolveActions(EngineBase):
             marine = self.marine(choice.text("marine"))
             marine.facing = 1 - marine.facing
             flipped.add(marine.name)
-            self.note(f"{marine.name} turns to face {SIDES[marine.facing]}")
+            if self.log is not None:
+                self.note(f"{marine.name} turns to face {SIDES[marine.facing]}")
         # 3. Activate: one terrain card in front of each marine, each card once a round.
         activated_by: set[str] = set()
         while True:
@@ -101,7 +105,8 @@ class ResolveActions(EngineBase):
             name, terrain = choice.text("marine"), choice.text("terrain")
             activated_by.add(name)
             st.activated.add(terrain)
-            self.note(f"{name} activates the {terrain}")
+            if self.log is not None:
+                self.note(f"{name} activates the {terrain}")
             yield from self.abilities.activate_terrain(self, team, card, name, terrain)
             self.check_end()
         yield from self.abilities.after_move_activate(self, team, card)
@@ -117,7 +122,7 @@ class ResolveActions(EngineBase):
                 if terrain.name not in st.activated and self.abilities.can_activate(
                     self, terrain.name
                 ):
-                    options.append(Option("activate", (marine.name, terrain.name)))
+                    options.append(option("activate", marine.name, terrain.name))
         return options
 
     def attack_action(self, team: str, card: str) -> Flow:
@@ -140,7 +145,7 @@ class ResolveActions(EngineBase):
                     continue
                 side = SIDES[marine.facing]
                 for target in self.attack_targets(row):
-                    options.append(Option("attack", (marine.name, side, target + 1)))
+                    options.append(option("attack", marine.name, side, target + 1))
                 options.extend(ab.special_attack_options(self, card, marine.name))
             if not options:
                 if not used:
@@ -190,9 +195,7 @@ class ResolveActions(EngineBase):
         if self.abilities.attack_chains(self, card, name, roll) and self.is_alive(name):
             # Psionic Attack: he may attack again at once, at any legal target.
             row = st.marine_row(name)
-            options = [
-                Option("attack", (name, SIDES[side], t + 1)) for t in self.attack_targets(row)
-            ]
+            options = [option("attack", name, SIDES[side], t + 1) for t in self.attack_targets(row)]
             if options:
                 options.append(DONE)
                 choice = yield from self.ask(seat, d.ATTACK, options, f"{card}: attack again")
