@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import Any, TypeVar
-
-from attrs import frozen
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -179,11 +177,11 @@ class Streams:
         return Streams.restore(self.seed, self.snapshot())
 
 
-@frozen
-class Roll:
+class Roll(NamedTuple):
     """One roll of the combat die, with everything a rule may read (RULES §14.1).
 
     ``faces`` holds the whole history: the first roll and every reroll; the last one counts.
+    A named tuple (immutable, made in C): every attack and defence makes one.
     """
 
     faces: tuple[int, ...]
