@@ -326,6 +326,12 @@ class Compiler:
                 if kind != TEXT:
                     raise ExprError(f"a list holds texts, not {_a(kind)}", child.column)
                 codes.append(code)
+            if codes and all(child.op == "text" for child in n.children):
+                # A list of constant texts is only ever asked "x in list": written as a set
+                # display, CPython folds it into one constant frozenset when it compiles the
+                # rule, rather than build one at every evaluation (measured: 1.7% of the
+                # default rules' decisions in a search, which test lists of card names).
+                return LIST, "{" + "".join(c + "," for c in codes) + "}"
             return LIST, "frozenset((" + "".join(c + "," for c in codes) + "))"
         if op == "neg":
             kind, code = self.number(n.children[0])

@@ -26,6 +26,7 @@ from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 if TYPE_CHECKING:
+    from deathangel.engine.observation import PileCounts
     from deathangel.engine.state import CardTable
     from deathangel.players.base import View
 
@@ -133,13 +134,19 @@ class Situation:
         st = view.state
         self.st = st
         self.table = view.table
-        self.counts = view.counts
+        self.view = view
         self.seat = view.seat
         self.decision = decision
         self.kind = decision.kind
         self.prompt = decision.prompt
         self.n = len(st.formation)
         self.row_of = {p.marine.name: i for i, p in enumerate(st.formation)}
+
+    @lazy
+    def counts(self) -> PileCounts:
+        """The hidden piles' sizes: read only by the rules that ask (a search's view works
+        them out from its game's state at each read)."""
+        return self.view.counts
 
     # -- options -------------------------------------------------------------------------------
 
