@@ -1,167 +1,420 @@
-"""How fast the engine plays: random-bot games per second and state clones per second.
+"""How fast the engine plays: every speed figure of the project, measured the same way.
 
-Everything runs in this one process, on one core, with fixed seeds, so two runs on the same
-machine do the same work. Each measurement either plays a fixed number of games (``games``)
-or runs for a time budget (``seconds``), whichever the caller gives (both: whichever ends
-first). Games are played exactly as :func:`deathangel.analysis.simulate.simulate` plays
-them, through
-:func:`~deathangel.analysis.simulate.play_game`, so the figures are those of a simulation run.
+A *figure* is a rate (random-bot games per second, clones per second, search iterations per
+second...). Figures come in *groups* measured together (the clones at a round start and
+mid-round come from one run over the same games); :data:`GROUPS` lists them, and a new one
+(an environment's steps per second) is a :class:`Group` added with :func:`add_group`.
 
-Clones are measured while random bots play games of 1–6 players in turn: at the first
-decision of each round (the round-start case, where :meth:`Game.clone` replays nothing) and at
-every other decision (mid-round, where it replays the round's decisions so far). Each clone
-is checked, outside the timing, to stand at the same decision as its original.
+Each group runs ``repeats`` times, each time the same fixed-seed work from its start, for a
+budget of work units or of CPU seconds; a figure is the median of its repeats' rates, shown
+with their spread (lowest and highest). Time is the process's CPU time
+(:func:`time.process_time`), not the wall clock: a core shared with other programs slows
+the wall clock, not the work done, so figures taken on a busy machine stay comparable (the
+spread shows what noise is left: caches and memory bandwidth are still shared).
 
-:func:`profile_solo` runs solo games under :mod:`cProfile` to show what limits the speed.
+Every measurement checks what it measures, outside its timing: games end, clones stand at
+their original's decision, determinized games show the seat what it observed. A problem is
+counted and reported, never hidden in a figure.
+
+:func:`compare` puts a run beside a saved one (``--json`` output) and flags every figure
+that has become slower than the threshold, so a slowdown shows at a glance.
 """
 
 from __future__ import annotations
 
-import cProfile
-import math
 import os
 import platform
-import pstats
 import random
-import re
+import statistics
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
-from deathangel.analysis.simulate import bots, play_game, spec_bots
+from deathangel.analysis.simulate import bots, play_game
 from deathangel.engine.forward import determinize
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.observation import Observation
 from deathangel.engine.state import PLAYER_COUNTS
-from deathangel.plugins.strategies import (
-    StrategyFactory,
-    parse_spec,
-    strategies,
-    strategy_factory,
-)
+from deathangel.players.seeds import bot_seed
+from deathangel.plugins.strategies import strategy_factory
 
 BENCH_BOT_KEY = "00" * 16
 """The bot key of every benchmark game: a fixed one, so a benchmark plays the same games each
 run (its bots are the project's own, with nothing to hide from)."""
 
-TARGET_SOLO_GAMES_PER_S = 200.0
-"""The goal: at least this many solo random-bot games per second on one core."""
+DEFAULT_SECONDS = 0.4
+"""CPU seconds of each repeat of each group when no work is given."""
 
-DEFAULT_SECONDS = 1.5
-"""Time budget of each measurement when neither ``games`` nor ``seconds`` is given: six
-player counts plus the clone run (twice the budget) make about 12 s."""
+DEFAULT_REPEATS = 5
+"""Repeats of each group: the median of five is not moved by one slow or lucky repeat."""
 
-TARGET_DETERMINIZATIONS_PER_S = 10_000.0
-"""The goal for the forward model: determinizations per second on one core (issue 10)."""
+SLOWER = 0.10
+"""A figure more than this much below the saved run's is flagged by :func:`compare`."""
 
+SEARCH_ITERATIONS = 60
+"""Rollouts per searched decision in the search group (the bot's default is 150: fewer
+keep a repeat short, and the rate per iteration barely depends on it)."""
 
-@frozen
-class GamesRate:
-    """Random-bot games of one player count."""
-
-    players: int
-    games: int
-    ended: int
-    """Games that reached an outcome (victory or defeat); should equal ``games``."""
-    wins: int
-    seconds: float
-
-    @property
-    def per_s(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else 0.0
+GOALS: dict[str, float] = {
+    "games_per_s_1p": 3000.0,
+    "determinizations_per_s": 50_000.0,
+    "clones_per_s_mid_round": 40_000.0,
+}
+"""Issue 19's goals on one core (figures measured on the machine the issue was written on)."""
 
 
 @frozen
-class CloneRate:
-    """Clones timed in one situation."""
+class Sample:
+    """What one repeat of a group did for one figure."""
 
-    clones: int
+    units: int
+    """Work done: games, clones, determinizations, iterations..."""
     seconds: float
-    """Time spent inside :meth:`Game.clone` only."""
+    """CPU seconds spent on that work alone."""
+    problems: int = 0
+    """Checks that failed (a game that did not end, a clone unlike its original...)."""
 
     @property
-    def per_s(self) -> float:
-        return self.clones / self.seconds if self.seconds > 0 else 0.0
+    def rate(self) -> float:
+        return self.units / self.seconds if self.seconds > 0 else 0.0
 
 
 @frozen
-class DeterminizeRate:
-    """Determinizations timed over observations taken from random-bot games of 1–6 players."""
+class Budget:
+    """How much each repeat does: ``units`` of work, or ``seconds`` of CPU time, whichever
+    ends first (at least one unit always runs)."""
 
-    determinizations: int
-    seconds: float
-    positions: int
-    """Distinct observations in the pool the timing cycles through."""
-    mismatches: int
-    """Determinized games whose view for the seat differed from the observation (checked on
-    every position once, outside the timing): a forward-model bug."""
+    units: int | None = None
+    seconds: float | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.units is not None and self.units < 1:
+            raise ValueError(f"the work must be at least 1, not {self.units}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+
+    def more(self, done: int, spent: float) -> bool:
+        """Whether to do one more unit after ``done`` units in ``spent`` CPU seconds."""
+        if done == 0:
+            return True
+        if self.units is not None and done >= self.units:
+            return False
+        if self.seconds is not None:
+            return spent < self.seconds
+        return self.units is not None or spent < DEFAULT_SECONDS
+
+
+@frozen
+class FigureSpec:
+    """One figure a group measures."""
+
+    name: str
+    """Its key in ``--json`` and in saved runs, e.g. ``games_per_s_1p``."""
+    unit: str
+    label: str
+    """How the text report names it, e.g. ``1 player``."""
+
+
+@frozen
+class Group:
+    """Figures measured by one run of work: ``measure(budget)`` returns a sample per figure."""
+
+    name: str
+    title: str
+    """The text report's heading."""
+    figures: tuple[FigureSpec, ...]
+    measure: Callable[[Budget], Mapping[str, Sample]] = field(eq=False)
+
+
+@frozen
+class Figure:
+    """A figure's repeats: their rates, median and spread."""
+
+    spec: FigureSpec
+    group: str
+    samples: tuple[Sample, ...]
 
     @property
-    def per_s(self) -> float:
-        return self.determinizations / self.seconds if self.seconds > 0 else 0.0
+    def rates(self) -> tuple[float, ...]:
+        return tuple(s.rate for s in self.samples)
 
     @property
-    def target_met(self) -> bool:
-        return self.per_s >= TARGET_DETERMINIZATIONS_PER_S
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+    @property
+    def low(self) -> float:
+        return min(self.rates)
+
+    @property
+    def high(self) -> float:
+        return max(self.rates)
+
+    @property
+    def problems(self) -> int:
+        return sum(s.problems for s in self.samples)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "group": self.group,
+            "unit": self.spec.unit,
+            "label": self.spec.label,
+            "median": round(self.median, 1),
+            "low": round(self.low, 1),
+            "high": round(self.high, 1),
+            "rates": [round(r, 1) for r in self.rates],
+            "units": sum(s.units for s in self.samples),
+            "problems": self.problems,
+        }
+
+
+# -- the groups ----------------------------------------------------------------------------------
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def measure_games(players: int) -> Callable[[Budget], Mapping[str, Sample]]:
+    """Random-bot games of ``players`` seats, seeds 0, 1, 2..., played as a tournament plays
+    them (no restart points, no forward-model records); a game that does not end is a
+    problem."""
+    factory = strategy_factory("random")
+    db = default_database()
+
+    def measure(budget: Budget) -> Mapping[str, Sample]:
+        n = problems = 0
+        spent = 0.0
+        while budget.more(n, spent):
+            config = GameConfig(players, seed=n)
+            start = _cpu()
+            result = play_game(config, bots(factory, players, n, BENCH_BOT_KEY), db=db)
+            spent += _cpu() - start
+            problems += result.outcome not in ("victory", "defeat")
+            n += 1
+        return {f"games_per_s_{players}p": Sample(n, spent, problems)}
+
+    return measure
+
+
+def measure_clones(budget: Budget) -> Mapping[str, Sample]:
+    """:meth:`Game.clone` at every decision of random-bot games of 1–6 players in turn (seeds
+    0, 1, 2...; a game made as a library user makes one), apart at the first decision of a
+    round and mid-round. A clone not standing at its original's decision is a problem."""
+    factory = strategy_factory("random")
+    db = default_database()
+    start_t = mid_t = 0.0
+    start_n = mid_n = problems = n = 0
+    while budget.more(n, start_t + mid_t):
+        players = PLAYER_COUNTS[n % len(PLAYER_COUNTS)]
+        game = Game(GameConfig(players, seed=n), db=db)
+        seats = bots(factory, players, n, BENCH_BOT_KEY)
+        last_round = -1
+        decision = game.decision
+        while decision is not None:
+            at_start = game.state.round != last_round
+            last_round = game.state.round
+            t0 = _cpu()
+            copy = game.clone()
+            dt = _cpu() - t0
+            if at_start:
+                start_n += 1
+                start_t += dt
+            else:
+                mid_n += 1
+                mid_t += dt
+            problems += copy.decision != decision or len(copy.history) != len(game.history)
+            game.push(seats[decision.seat - 1].choose(None, decision))
+            decision = game.decision
+        n += 1
+    return {
+        "clones_per_s_round_start": Sample(start_n, start_t, problems),
+        "clones_per_s_mid_round": Sample(mid_n, mid_t, 0),
+    }
+
+
+def observation_pool(step: int = 3, games: int = 2) -> list[Observation]:
+    """Observations of the deciding seat, every ``step``-th decision of ``games`` random-bot
+    games per player count (fixed seeds): the positions a searching bot meets, early and
+    late, with 1–6 players."""
+    factory = strategy_factory("random")
+    db = default_database()
+    pool = []
+    for players in PLAYER_COUNTS:
+        for k in range(games):
+            seed = 10 * players + k
+            game = Game(GameConfig(players, seed=seed), db=db, checkpoints=False)
+            seats = bots(factory, players, seed, BENCH_BOT_KEY)
+            decision = game.decision
+            i = 0
+            while decision is not None:
+                if i % step == 0:
+                    pool.append(game.observation(decision.seat))
+                game.push(seats[decision.seat - 1].choose(None, decision))
+                decision = game.decision
+                i += 1
+    return pool
+
+
+def measure_determinize(budget: Budget) -> Mapping[str, Sample]:
+    """:func:`~deathangel.engine.forward.determinize` over :func:`observation_pool`, cycled.
+    Each position is first checked once, outside the timing: the determinized game must show
+    the seat exactly what it observed (a mismatch is a problem)."""
+    pool = observation_pool()
+    rng = random.Random(0)
+    problems = 0
+    for obs in pool:
+        assert obs.seat is not None
+        view = determinize(obs, rng, forward=True).observation(obs.seat)
+        problems += view.fingerprint() != obs.fingerprint()
+    n = 0
+    spent = 0.0
+    while budget.more(n, spent):
+        obs = pool[n % len(pool)]
+        start = _cpu()
+        determinize(obs, rng)
+        spent += _cpu() - start
+        n += 1
+    return {"determinizations_per_s": Sample(n, spent, problems)}
+
+
+def measure_search(budget: Budget) -> Mapping[str, Sample]:
+    """The ``mcts`` bot (``SEARCH_ITERATIONS`` rollouts, its default policy) choosing at
+    every fifth decision of solo and 2-player random-bot games, in turn: rollouts per CPU
+    second of its thinking. A choice that is not one of the options is a problem."""
+    from deathangel.players.mcts import MctsPlayer
+
+    pool = [o for o in observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
+    n = problems = iterations = 0
+    spent = 0.0
+    while budget.more(iterations, spent):
+        obs = pool[n % len(pool)]
+        decision = obs.decision
+        assert decision is not None and obs.seat is not None
+        player = MctsPlayer(bot_seed(BENCH_BOT_KEY, n, obs.seat), SEARCH_ITERATIONS)
+        start = _cpu()
+        choice = player.choose(obs, decision)
+        spent += _cpu() - start
+        problems += choice not in decision.options
+        iterations += player.stats.iterations
+        n += 1
+    return {"search_iterations_per_s": Sample(iterations, spent, problems)}
+
+
+GROUPS: dict[str, Group] = {}
+"""Every group of figures, by name, in the order they run."""
+
+
+def add_group(group: Group) -> None:
+    """Make ``group`` part of every run (a tool that adds its own figures, e.g. an
+    environment's steps per second, calls this before :func:`run_bench`)."""
+    GROUPS[group.name] = group
+
+
+def _games_group(players: int) -> Group:
+    label = f"{players} player" + ("s" if players > 1 else "")
+    return Group(
+        f"games_{players}p",
+        "random-bot games per CPU second",
+        (FigureSpec(f"games_per_s_{players}p", "games/s", label),),
+        measure_games(players),
+    )
+
+
+for _players in PLAYER_COUNTS:
+    add_group(_games_group(_players))
+add_group(
+    Group(
+        "clones",
+        "Game.clone() during random-bot games of 1–6 players",
+        (
+            FigureSpec("clones_per_s_round_start", "clones/s", "at a round start"),
+            FigureSpec("clones_per_s_mid_round", "clones/s", "mid-round"),
+        ),
+        measure_clones,
+    )
+)
+add_group(
+    Group(
+        "determinize",
+        "determinize(observation), positions of random-bot games of 1–6 players",
+        (FigureSpec("determinizations_per_s", "determinizations/s", "determinize"),),
+        measure_determinize,
+    )
+)
+add_group(
+    Group(
+        "search",
+        f"mcts search ({SEARCH_ITERATIONS} rollouts a decision), solo and 2-player positions",
+        (FigureSpec("search_iterations_per_s", "iterations/s", "rollouts"),),
+        measure_search,
+    )
+)
+
+
+# -- a run ---------------------------------------------------------------------------------------
 
 
 @frozen
 class BenchReport:
     """Everything one bench run measured."""
 
-    games: tuple[GamesRate, ...]
-    round_start: CloneRate
-    mid_round: CloneRate
-    determinize: DeterminizeRate
-    clone_games: int
-    clone_mismatches: int
-    """Clones that did not stand at the same decision as their original (an engine bug)."""
-    games_limit: int | None
-    seconds_budget: float | None
+    figures: tuple[Figure, ...]
+    repeats: int
+    budget: Budget
+
+    def figure(self, name: str) -> Figure:
+        return next(f for f in self.figures if f.spec.name == name)
 
     @property
-    def solo(self) -> GamesRate:
-        return next(g for g in self.games if g.players == 1)
-
-    @property
-    def target_met(self) -> bool:
-        return self.solo.per_s >= TARGET_SOLO_GAMES_PER_S
-
-    @property
-    def all_ended(self) -> bool:
-        return all(g.ended == g.games for g in self.games)
+    def problems(self) -> int:
+        return sum(f.problems for f in self.figures)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, flat; figures are rounded to 0.1."""
-        out: dict[str, Any] = {}
-        for g in self.games:
-            out[f"games_per_s_{g.players}p"] = round(g.per_s, 1)
-            out[f"games_{g.players}p"] = g.games
-            out[f"games_ended_{g.players}p"] = g.ended
-        out.update(
-            games=sum(g.games for g in self.games),
-            games_ended=sum(g.ended for g in self.games),
-            clones_per_s=round(self.round_start.per_s, 1),
-            clones_mid_round_per_s=round(self.mid_round.per_s, 1),
-            clones_round_start=self.round_start.clones,
-            clones_mid_round=self.mid_round.clones,
-            clone_games=self.clone_games,
-            clone_mismatches=self.clone_mismatches,
-            determinizations_per_s=round(self.determinize.per_s, 1),
-            determinizations=self.determinize.determinizations,
-            determinize_positions=self.determinize.positions,
-            determinize_mismatches=self.determinize.mismatches,
-            target_determinizations_per_s=TARGET_DETERMINIZATIONS_PER_S,
-            target_determinizations_met=self.determinize.target_met,
-            target_solo_games_per_s=TARGET_SOLO_GAMES_PER_S,
-            target_met=self.target_met,
-            games_limit=self.games_limit,
-            seconds_budget=self.seconds_budget,
-        )
-        out.update(machine_info())
-        return out
+        """JSON-ready: the figures by name, the settings, the machine (``--json``)."""
+        return {
+            "figures": {f.spec.name: f.to_dict() for f in self.figures},
+            "repeats": self.repeats,
+            "work_per_repeat": self.budget.units,
+            "seconds_per_repeat": self.budget.seconds,
+            "goals": dict(GOALS),
+            "machine": machine_info(),
+        }
+
+
+def run_bench(
+    *,
+    groups: Iterable[str] | None = None,
+    repeats: int = DEFAULT_REPEATS,
+    budget: Budget | None = None,
+    on_figure: Callable[[Figure], None] | None = None,
+) -> BenchReport:
+    """Run each group (all of :data:`GROUPS` by default) ``repeats`` times with ``budget``
+    per repeat (default :data:`DEFAULT_SECONDS` of CPU time); ``on_figure`` is called as
+    each figure is done (live output).
+
+    :raises ValueError: for an unknown group or fewer than one repeat.
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, not {repeats}")
+    names = list(GROUPS) if groups is None else list(groups)
+    for name in names:
+        if name not in GROUPS:
+            raise ValueError(f"no figure group {name!r}; groups are {', '.join(GROUPS)}")
+    budget = budget if budget is not None else Budget(seconds=DEFAULT_SECONDS)
+    figures: list[Figure] = []
+    for name in names:
+        group = GROUPS[name]
+        group.measure(Budget(units=1))  # warm-up outside the figures: tables, first calls
+        runs = [group.measure(budget) for _ in range(repeats)]
+        for spec in group.figures:
+            figure = Figure(spec, group.name, tuple(r[spec.name] for r in runs))
+            figures.append(figure)
+            if on_figure is not None:
+                on_figure(figure)
+    return BenchReport(tuple(figures), repeats, budget)
 
 
 def machine_info() -> dict[str, Any]:
@@ -173,410 +426,74 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpu_count": os.cpu_count(),
+        "compiled": compiled_modules(),
     }
 
 
-class _Budget:
-    """Stops after ``games`` games or ``seconds`` seconds, whichever comes first (at least
-    one game always runs)."""
+def compiled_modules() -> int:
+    """How many of deathangel's modules run compiled (an opt-in build); 0 in pure Python."""
+    import sys
 
-    def __init__(self, games: int | None, seconds: float | None) -> None:
-        if games is None and seconds is None:
-            seconds = DEFAULT_SECONDS
-        if games is not None and games < 1:
-            raise ValueError(f"games must be at least 1, not {games}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, not {seconds}")
-        self.games = games
-        self.seconds = seconds
-        self.start = time.perf_counter()
-
-    def more(self, done: int) -> bool:
-        if done == 0:
-            return True
-        if self.games is not None and done >= self.games:
-            return False
-        return self.seconds is None or time.perf_counter() - self.start < self.seconds
-
-
-def _random_factory() -> StrategyFactory:
-    return strategy_factory("random")
-
-
-def bench_games(
-    players: int,
-    *,
-    games: int | None = None,
-    seconds: float | None = None,
-    seed: int = 0,
-    factory: StrategyFactory | None = None,
-) -> GamesRate:
-    """Play random-bot games of ``players`` seats with seeds ``seed, seed + 1, ...``."""
-    if factory is None:
-        factory = _random_factory()
-    db = default_database()
-    # Warm up outside the timing: card tables, first-call costs.
-    play_game(GameConfig(players, seed=seed), bots(factory, players, seed, BENCH_BOT_KEY), db=db)
-    budget = _Budget(games, seconds)
-    n = ended = wins = 0
-    start = time.perf_counter()
-    while budget.more(n):
-        game_seed = seed + n
-        result = play_game(
-            GameConfig(players, seed=game_seed),
-            bots(factory, players, game_seed, BENCH_BOT_KEY),
-            db=db,
-        )
-        n += 1
-        ended += result.outcome in ("victory", "defeat")
-        wins += result.outcome == "victory"
-    return GamesRate(players, n, ended, wins, time.perf_counter() - start)
-
-
-def bench_clones(
-    *,
-    games: int | None = None,
-    seconds: float | None = None,
-    seed: int = 0,
-    factory: StrategyFactory | None = None,
-) -> tuple[CloneRate, CloneRate, int, int]:
-    """Time :meth:`Game.clone` at round starts and mid-round while random bots play games of
-    1–6 players in turn.
-
-    :return: (round-start rate, mid-round rate, games played, clones that did not stand at
-        the same decision as their original).
-    """
-    if factory is None:
-        factory = _random_factory()
-    db = default_database()
-    clock = time.perf_counter
-    budget = _Budget(games, seconds)
-    start_t = mid_t = 0.0
-    start_n = mid_n = mismatches = n = 0
-    while budget.more(n):
-        players = PLAYER_COUNTS[n % len(PLAYER_COUNTS)]
-        game_seed = seed + n
-        game = Game(GameConfig(players, seed=game_seed), db=db)
-        players_ = bots(factory, players, game_seed, BENCH_BOT_KEY)
-        last_round = -1
-        decision = game.decision
-        while decision is not None:
-            at_start = game.state.round != last_round
-            last_round = game.state.round
-            t0 = clock()
-            copy = game.clone()
-            dt = clock() - t0
-            if at_start:
-                start_n += 1
-                start_t += dt
-            else:
-                mid_n += 1
-                mid_t += dt
-            if copy.decision != decision or len(copy.history) != len(game.history):
-                mismatches += 1
-            seat = decision.seat
-            game.push(players_[seat - 1].choose(game.observation(seat), decision))
-            decision = game.decision
-        n += 1
-    return (
-        CloneRate(start_n, start_t),
-        CloneRate(mid_n, mid_t),
-        n,
-        mismatches,
+    return sum(
+        1
+        for name, module in list(sys.modules.items())
+        if name.startswith("deathangel") and str(getattr(module, "__file__", "")).endswith(".so")
     )
-
-
-def bench_determinize(
-    *, games: int | None = None, seconds: float | None = None, seed: int = 0
-) -> DeterminizeRate:
-    """Time :func:`~deathangel.engine.forward.determinize` on observations of the deciding
-    seat, every third decision of two random-bot games per player count (fixed seeds): the
-    positions a searching bot meets, early and late, with 1–6 players.
-
-    Every position is first checked once, outside the timing: the determinized game must
-    show the seat exactly what the observation shows. Then the pool is cycled for the time
-    budget (or ``games`` passes over it).
-    """
-    factory = _random_factory()
-    db = default_database()
-    pool = []
-    for players in PLAYER_COUNTS:
-        for k in range(2):
-            game_seed = seed + 10 * players + k
-            game = Game(GameConfig(players, seed=game_seed), db=db, checkpoints=False)
-            players_ = bots(factory, players, game_seed, BENCH_BOT_KEY)
-            step = 0
-            decision = game.decision
-            while decision is not None:
-                if step % 3 == 0:
-                    pool.append(game.observation(decision.seat))
-                game.push(players_[decision.seat - 1].choose(None, decision))
-                decision = game.decision
-                step += 1
-    rng = random.Random(seed)
-    mismatches = 0
-    for obs in pool:
-        assert obs.seat is not None
-        if determinize(obs, rng, forward=True).observation(obs.seat).fingerprint() != (
-            obs.fingerprint()
-        ):
-            mismatches += 1
-    passes = games
-    budget = None if passes is not None else (seconds if seconds is not None else DEFAULT_SECONDS)
-    n = 0
-    clock = time.perf_counter
-    start = clock()
-    while True:
-        for obs in pool:
-            determinize(obs, rng)
-        n += len(pool)
-        if passes is not None:
-            passes -= 1
-            if passes <= 0:
-                break
-        elif budget is not None and clock() - start >= budget:
-            break
-    return DeterminizeRate(n, clock() - start, len(pool), mismatches)
-
-
-def run_bench(
-    *,
-    games: int | None = None,
-    seconds: float | None = None,
-    seed: int = 0,
-    on_games: Callable[[GamesRate], None] | None = None,
-    on_clones: Callable[[CloneRate, CloneRate, int], None] | None = None,
-    on_determinize: Callable[[DeterminizeRate], None] | None = None,
-) -> BenchReport:
-    """Measure games/s for each player count 1–6, then clones/s (with twice the budget).
-
-    ``on_games`` and ``on_clones`` are called as each measurement finishes (for live output).
-    """
-    factory = _random_factory()
-    rates = []
-    for players in PLAYER_COUNTS:
-        rate = bench_games(players, games=games, seconds=seconds, seed=seed, factory=factory)
-        rates.append(rate)
-        if on_games is not None:
-            on_games(rate)
-    clone_seconds = None if seconds is None else 2 * seconds
-    if games is None and seconds is None:
-        clone_seconds = 2 * DEFAULT_SECONDS
-    start, mid, clone_games, mismatches = bench_clones(
-        games=games, seconds=clone_seconds, seed=seed, factory=factory
-    )
-    if on_clones is not None:
-        on_clones(start, mid, mismatches)
-    determinized = bench_determinize(games=games, seconds=seconds, seed=seed)
-    if on_determinize is not None:
-        on_determinize(determinized)
-    return BenchReport(
-        games=tuple(rates),
-        round_start=start,
-        mid_round=mid,
-        determinize=determinized,
-        clone_games=clone_games,
-        clone_mismatches=mismatches,
-        games_limit=games,
-        seconds_budget=seconds if games is not None or seconds is not None else DEFAULT_SECONDS,
-    )
-
-
-# -- how long a strategy thinks ----------------------------------------------------------------
-
-
-@frozen
-class DecisionTimes:
-    """How long one strategy took to answer each decision it was asked, over whole games."""
-
-    strategy: str
-    players: int
-    games: int
-    seed: int
-    times: tuple[float, ...]
-    """Seconds per decision, sorted."""
-    wins: int
-
-    def quantile(self, q: float) -> float:
-        """The ``q`` quantile (nearest rank) of the decision times; 0 with none."""
-        if not self.times:
-            return 0.0
-        rank = max(0, min(len(self.times) - 1, math.ceil(q * len(self.times)) - 1))
-        return self.times[rank]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; times in milliseconds, rounded to 0.01."""
-        n = len(self.times)
-        return {
-            "strategy": self.strategy,
-            "players": self.players,
-            "games": self.games,
-            "seed": self.seed,
-            "wins": self.wins,
-            "decisions": n,
-            "median_ms": round(1000 * self.quantile(0.5), 2),
-            "p90_ms": round(1000 * self.quantile(0.9), 2),
-            "max_ms": round(1000 * self.quantile(1.0), 2),
-            "mean_ms": round(1000 * sum(self.times) / n, 2) if n else 0.0,
-        }
-
-
-class _Timed:
-    """A player whose every answer is timed; everything else is the player's own."""
-
-    def __init__(self, player: Any, times: list[float]) -> None:
-        self._player = player
-        self._times = times
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._player, name)
-
-    def choose(self, observation: Any, decision: Any) -> Any:
-        # Process time, not wall time: other programs sharing the machine's cores do not
-        # count, so the figure is the time on one core of its own.
-        start = time.process_time()
-        option = self._player.choose(observation, decision)
-        self._times.append(time.process_time() - start)
-        return option
-
-
-def bench_decisions(
-    strategy: str, *, players: int = 1, games: int = 3, seed: int = 0
-) -> DecisionTimes:
-    """Play ``games`` games with ``strategy`` (a spec) at every seat, as ``simulate`` would
-    (game ``i`` has seed ``seed + i``), timing each answer in process time: the player's
-    thinking only, not the observation the game builds for it."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
-    spec = parse_spec(strategy)
-    found = strategies()
-    db = default_database()
-    times: list[float] = []
-    wins = 0
-    for i in range(games):
-        game_seed = seed + i
-        seats = [
-            _Timed(p, times) for p in spec_bots([spec] * players, game_seed, found, BENCH_BOT_KEY)
-        ]
-        result = play_game(GameConfig(players, seed=game_seed), seats, db=db)
-        wins += result.won
-    return DecisionTimes(strategy, players, games, seed, tuple(sorted(times)), wins)
-
-
-# -- what limits speed ---------------------------------------------------------------------------
-
-
-@frozen
-class ProfileRow:
-    """One function of a profile."""
-
-    function: str
-    """``file:line(name)``, the file relative to the package or the standard library."""
-    calls: int
-    own_s: float
-    """Time in the function itself."""
-    cumulative_s: float
-    """Time in the function and everything it called."""
-
-
-def _where(filename: str, line: int, name: str) -> str:
-    if filename == "~":  # a built-in; drop the object address that makes runs differ
-        return re.sub(r" at 0x[0-9a-f]+", "", name)
-    path = Path(filename)
-    parts = path.parts
-    for anchor in ("deathangel", "site-packages"):
-        if anchor in parts:
-            i = len(parts) - 1 - parts[::-1].index(anchor)
-            rest = parts[i:] if anchor == "deathangel" else parts[i + 1 :]
-            return f"{'/'.join(rest)}:{line}({name})"
-    return f"{path.name}:{line}({name})"
-
-
-@frozen
-class Profile:
-    """A profile of solo random-bot games."""
-
-    games: int
-    seconds: float
-    total_s: float
-    """Profiled time: the sum of every function's own time."""
-    by_cumulative: tuple[ProfileRow, ...]
-    by_own: tuple[ProfileRow, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        def rows(rs: tuple[ProfileRow, ...]) -> list[dict[str, Any]]:
-            return [
-                {
-                    "function": r.function,
-                    "calls": r.calls,
-                    "own_s": round(r.own_s, 4),
-                    "cumulative_s": round(r.cumulative_s, 4),
-                }
-                for r in rs
-            ]
-
-        return {
-            "games": self.games,
-            "seconds": round(self.seconds, 3),
-            "total_s": round(self.total_s, 4),
-            "by_cumulative": rows(self.by_cumulative),
-            "by_own": rows(self.by_own),
-        }
-
-
-def profile_solo(
-    *, games: int | None = None, seconds: float | None = None, seed: int = 0, top: int = 15
-) -> Profile:
-    """Play solo random-bot games under :mod:`cProfile`; the ``top`` functions by cumulative
-    time and by own time. (Profiling slows Python code about twofold, unevenly: read the
-    shares, not the absolute times.)"""
-    factory = _random_factory()
-    db = default_database()
-    play_game(GameConfig(1, seed=seed), bots(factory, 1, seed, BENCH_BOT_KEY), db=db)
-    budget = _Budget(games, seconds)
-    profiler = cProfile.Profile()
-    n = 0
-    start = time.perf_counter()
-    while budget.more(n):
-        game_seed = seed + n
-        config = GameConfig(1, seed=game_seed)
-        profiler.enable()
-        play_game(config, bots(factory, 1, game_seed, BENCH_BOT_KEY), db=db)
-        profiler.disable()
-        n += 1
-    elapsed = time.perf_counter() - start
-    stats = pstats.Stats(profiler)
-    raw: dict[tuple[str, int, str], tuple[int, int, float, float, Any]] = stats.stats  # type: ignore[attr-defined]
-    rows = [
-        ProfileRow(_where(*key), nc, tt, ct)
-        for key, (_cc, nc, tt, ct, _callers) in raw.items()
-        if key[2] != "<method 'disable' of '_lsprof.Profiler' objects>"
-    ]
-    by_cum = sorted(rows, key=lambda r: (-r.cumulative_s, r.function))[:top]
-    by_own = sorted(rows, key=lambda r: (-r.own_s, r.function))[:top]
-    total = sum(r.own_s for r in rows)
-    return Profile(n, elapsed, total, tuple(by_cum), tuple(by_own))
-
-
-def format_profile(profile: Profile, *, own: int = 10) -> list[str]:
-    """The profile as text lines: the cumulative table, then the first ``own`` by own time."""
-    total = profile.total_s or 1.0
-    lines = [
-        f"profile of {profile.games} solo random-bot games "
-        f"({profile.seconds:.2f} s with profiling on)",
-        f"top {len(profile.by_cumulative)} functions by cumulative time:",
-        f"  {'calls':>9}  {'own s':>7}  {'cum s':>7}  function",
-    ]
-    for r in profile.by_cumulative:
-        lines.append(f"  {r.calls:>9}  {r.own_s:>7.3f}  {r.cumulative_s:>7.3f}  {r.function}")
-    lines.append(f"top {min(own, len(profile.by_own))} functions by own time:")
-    for r in profile.by_own[:own]:
-        lines.append(
-            f"  {r.calls:>9}  {r.own_s:>7.3f}  {100 * r.own_s / total:>5.1f}%  {r.function}"
-        )
-    return lines
 
 
 def python_label() -> str:
     """E.g. ``CPython 3.11.7``."""
     return f"{platform.python_implementation()} {platform.python_version()}"
+
+
+# -- against a saved run -------------------------------------------------------------------------
+
+
+@frozen
+class Change:
+    """One figure of this run beside the same figure of a saved run."""
+
+    name: str
+    unit: str
+    before: float
+    now: float
+    slower: bool
+    """Below the saved median by more than the threshold."""
+
+    @property
+    def ratio(self) -> float:
+        return self.now / self.before if self.before > 0 else float("inf")
+
+
+def saved_figures(data: Any) -> dict[str, float]:
+    """The median of every figure of a saved run (``bench --json`` output).
+
+    :raises ValueError: for data that is not such a run.
+    """
+    figures = data.get("figures") if isinstance(data, dict) else None
+    if not isinstance(figures, dict) or not figures:
+        raise ValueError("not a saved bench run (no 'figures'); save one with bench --json")
+    out: dict[str, float] = {}
+    for name, entry in figures.items():
+        median = entry.get("median") if isinstance(entry, dict) else None
+        if not isinstance(median, int | float) or isinstance(median, bool) or median < 0:
+            raise ValueError(f"figure {name!r} of the saved run has no median rate")
+        out[str(name)] = float(median)
+    return out
+
+
+def compare(
+    report: BenchReport, saved: Mapping[str, float], threshold: float = SLOWER
+) -> list[Change]:
+    """Every figure of ``report`` that ``saved`` has too, with whether it is slower than
+    the saved median by more than ``threshold`` (0.10: ten per cent)."""
+    changes = []
+    for figure in report.figures:
+        before = saved.get(figure.spec.name)
+        if before is None:
+            continue
+        now = figure.median
+        changes.append(
+            Change(figure.spec.name, figure.spec.unit, before, now, now < before * (1 - threshold))
+        )
+    return changes

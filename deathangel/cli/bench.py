@@ -1,13 +1,16 @@
-"""``deathangel bench``: how fast the engine plays on this machine (one process, one core).
+"""``deathangel bench``: how fast the engine plays on this machine (one process, CPU time).
 
-A thin command over :mod:`deathangel.analysis.bench`: random-bot games per second for 1–6 players,
-Game.clone() per second at round starts and mid-round, whether every game ended, and whether
-the target of 200 solo games per second is met. ``--profile`` adds what limits the speed.
+A thin command over :mod:`deathangel.analysis.bench`: every figure (random-bot games per
+second for 1–6 players, clones at a round start and mid-round, determinizations, search
+rollouts) as the median of repeats with their spread; ``--json`` for tools; ``--compare
+FILE`` against a saved ``--json`` run, flagging what became slower; ``--profile GROUP`` for
+where one group's time goes; ``--strategy SPEC`` for how long a bot thinks per decision.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,74 +18,72 @@ import typer
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.analysis.bench import CloneRate, DeterminizeRate, GamesRate
+    from deathangel.analysis.bench import BenchReport, Budget, Change, Figure
 
 
-def _games_line(rate: GamesRate) -> str:
-    ended = "all ended" if rate.ended == rate.games else f"ONLY {rate.ended} ENDED"
+def _figure_line(figure: Figure, goal: float | None) -> str:
+    spread = f"{figure.low:.0f}–{figure.high:.0f}"
+    line = (
+        f"  {figure.spec.label:<18} {figure.median:10.1f} {figure.spec.unit:<20}"
+        f" ({spread} over {len(figure.samples)} repeats)"
+    )
+    if goal is not None:
+        line += f"  goal {goal:.0f}: " + ("met" if figure.median >= goal else "not met")
+    if figure.problems:
+        line += f"  {figure.problems} CHECK(S) FAILED"
+    return line
+
+
+def _change_line(change: Change) -> str:
+    flag = "  SLOWER" if change.slower else ""
     return (
-        f"  {rate.players} player{'s' if rate.players > 1 else ' '}: {rate.per_s:8.1f} games/s"
-        f"  ({rate.games} games in {rate.seconds:.2f} s, {ended}, {rate.wins} won)"
+        f"  {change.name:<28} {change.before:10.1f} -> {change.now:10.1f} {change.unit:<20}"
+        f" {change.ratio:6.2f}x{flag}"
     )
-
-
-def _clone_lines(start: CloneRate, mid: CloneRate, mismatches: int) -> list[str]:
-    check = (
-        "every clone stood at its original's decision"
-        if mismatches == 0
-        else f"{mismatches} CLONE(S) DID NOT MATCH THEIR ORIGINAL"
-    )
-    return [
-        "Game.clone() during random-bot games of 1–6 players:",
-        f"  at round start: {start.per_s:9.1f} clones/s  ({start.clones} clones)",
-        f"  mid-round:      {mid.per_s:9.1f} clones/s  ({mid.clones} clones)",
-        f"  check: {check}",
-    ]
-
-
-def _determinize_lines(rate: DeterminizeRate) -> list[str]:
-    from deathangel.analysis.bench import TARGET_DETERMINIZATIONS_PER_S
-
-    check = (
-        "every determinized game showed the seat what it had observed"
-        if rate.mismatches == 0
-        else f"{rate.mismatches} DETERMINIZED GAME(S) DID NOT MATCH THEIR OBSERVATION"
-    )
-    verdict = "met" if rate.target_met else "NOT met"
-    return [
-        "determinize(observation) for the deciding seat, random-bot games of 1–6 players:",
-        f"  {rate.per_s:9.1f} determinizations/s  ({rate.determinizations} over "
-        f"{rate.positions} positions)",
-        f"  check: {check}",
-        f"  target (at least {TARGET_DETERMINIZATIONS_PER_S:.0f}/s on one core): {verdict}",
-    ]
 
 
 def bench_cli(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the figures as one JSON object.")
     ] = False,
-    games: Annotated[
+    work: Annotated[
         int | None,
         typer.Option(
-            "--games",
-            "-n",
-            help="Play exactly this many games per measurement instead of a time budget.",
+            "--work",
+            help="A fixed amount of work per repeat instead of a time budget: games, "
+            "games cloned through, determinizations or rollouts.",
         ),
     ] = None,
     seconds: Annotated[
         float | None,
+        typer.Option("--seconds", help="CPU seconds per repeat of each group; default 0.4."),
+    ] = None,
+    repeats: Annotated[
+        int, typer.Option("--repeats", "-r", help="Repeats of each group (the median is shown).")
+    ] = 5,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help="Measure only this group (repeatable): games_1p..."),
+    ] = None,
+    compare: Annotated[
+        Path | None,
         typer.Option(
-            "--seconds",
-            help="Time budget per player count (clones get twice it); default 1.5.",
+            "--compare",
+            help="A saved --json run: show each figure beside it and fail when one is "
+            "slower by more than --threshold.",
         ),
     ] = None,
+    threshold: Annotated[
+        float, typer.Option("--threshold", help="With --compare: the slowdown flagged.")
+    ] = 0.10,
     profile: Annotated[
-        bool,
+        str | None,
         typer.Option(
-            "--profile", help="Also profile solo games: top 15 functions by cumulative time."
+            "--profile",
+            help="Instead, profile one group (games_1p, determinize, search...): the top 15 "
+            "functions by own time, with shares, and by cumulative time.",
         ),
-    ] = False,
+    ] = None,
     strategy: Annotated[
         str | None,
         typer.Option(
@@ -91,6 +92,9 @@ def bench_cli(
             "(--games, default 3): median, 90th percentile, max.",
         ),
     ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games to play, with --strategy.")
+    ] = 3,
     players: Annotated[
         int, typer.Option("--players", "-p", help="Seats, with --strategy (1–6).")
     ] = 1,
@@ -98,90 +102,131 @@ def bench_cli(
         int, typer.Option("--seed", "-s", help="First game's seed, with --strategy.")
     ] = 0,
 ) -> None:
-    """Measure random-bot games per second (1–6 players), Game.clone() and determinize()
-    per second.
+    """Measure every speed figure: random-bot games per second (1–6 players), Game.clone()
+    and determinize() per second, search rollouts per second.
 
-    One process, fixed seeds, about 14 s by default; says whether 200 solo games/s and
-    10,000 determinizations/s are met. With --strategy, time that strategy's decisions
-    instead.
+    Each group of figures runs --repeats times (default 5) for --seconds of CPU time each
+    (default 0.4; about 30 s in all), with fixed seeds; a figure is the median of its
+    repeats, with their lowest and highest. CPU time, not the wall clock: figures taken
+    while other programs share the cores stay comparable.
     """
-    if games is not None and games < 1:
-        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    from deathangel.analysis.bench import GROUPS, Budget, saved_figures
+
+    if work is not None and work < 1:
+        raise DeathAngelError(f"--work must be at least 1, not {work}")
     if seconds is not None and not seconds > 0:
         raise DeathAngelError(f"--seconds must be positive, not {seconds}")
+    if repeats < 1:
+        raise DeathAngelError(f"--repeats must be at least 1, not {repeats}")
+    if not 0 < threshold < 1:
+        raise DeathAngelError(f"--threshold must be between 0 and 1, not {threshold}")
+    for name in [*(only or []), *([profile] if profile else [])]:
+        if name not in GROUPS:
+            raise DeathAngelError(f"no figure group {name!r}; groups are {', '.join(GROUPS)}")
     if strategy is not None:
-        _decision_times(strategy, players, 3 if games is None else games, seed, as_json)
+        _decision_times(strategy, players, games, seed, as_json)
         return
-    # Imported here so that other commands do not pay for cProfile and the engine at start-up.
+    budget = Budget(work, seconds)
+    if profile is not None:
+        _profile(profile, budget, as_json)
+        return
+    saved = None
+    if compare is not None:
+        try:
+            saved = saved_figures(json.loads(compare.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+            raise DeathAngelError(f"{compare}: {exc}") from None
+    report = _run(budget, repeats, only, as_json)
+    if as_json:
+        data = report.to_dict()
+        if saved is not None:
+            data["compared_with"] = str(compare)
+        typer.echo(json.dumps(data, sort_keys=True))
+    slower = _compared(report, saved, threshold, compare, quiet=as_json)
+    problems = [f"{f.spec.name}: {f.problems}" for f in report.figures if f.problems]
+    if problems:
+        raise DeathAngelError("bench found engine problems (failed checks): " + ", ".join(problems))
+    if slower:
+        raise DeathAngelError(f"slower than {compare}: " + ", ".join(slower))
+
+
+def _run(budget: Budget, repeats: int, only: list[str] | None, quiet: bool) -> BenchReport:
     from deathangel.analysis.bench import (
         DEFAULT_SECONDS,
-        TARGET_SOLO_GAMES_PER_S,
-        format_profile,
+        GOALS,
+        GROUPS,
         machine_info,
-        profile_solo,
         python_label,
         run_bench,
     )
 
-    if as_json:
-        report = run_bench(games=games, seconds=seconds)
-        data = report.to_dict()
-        if profile:
-            data["profile"] = profile_solo(games=games, seconds=seconds).to_dict()
-        typer.echo(json.dumps(data, sort_keys=True))
-        _fail_unless_clean(report.all_ended, report.clone_mismatches, report.determinize.mismatches)
-        return
-
+    if quiet:
+        return run_bench(groups=only, repeats=repeats, budget=budget)
     info = machine_info()
+    per = (
+        f"{budget.units} unit(s) of work"
+        if budget.units is not None and budget.seconds is None
+        else f"{budget.seconds or DEFAULT_SECONDS} CPU s"
+    )
     typer.echo(
         f"deathangel bench: {python_label()} on {info['machine']} ({info['platform']}), "
-        f"{info['cpu_count']} CPU(s); one process, one core, fixed seeds"
+        f"{info['cpu_count']} CPU(s), {info['compiled']} compiled module(s); one process, "
+        f"CPU time, fixed seeds; {repeats} repeat(s) of {per} per group"
     )
-    budget = (
-        f"{games} game(s) per measurement"
-        if games is not None
-        else f"{seconds if seconds is not None else DEFAULT_SECONDS} s per player count"
-    )
-    typer.echo(f"random-bot games per second ({budget}):")
+    titles: list[str] = []
 
-    def show_games(rate: GamesRate) -> None:
-        typer.echo(_games_line(rate))
+    def show(figure: Figure) -> None:
+        title = GROUPS[figure.group].title
+        if not titles or titles[-1] != title:
+            titles.append(title)
+            typer.echo(title + ":")
+        typer.echo(_figure_line(figure, GOALS.get(figure.spec.name)))
 
-    def show_clones(start: CloneRate, mid: CloneRate, mismatches: int) -> None:
-        for line in _clone_lines(start, mid, mismatches):
-            typer.echo(line)
+    return run_bench(groups=only, repeats=repeats, budget=budget, on_figure=show)
 
-    def show_determinize(rate: DeterminizeRate) -> None:
-        for line in _determinize_lines(rate):
-            typer.echo(line)
 
-    report = run_bench(
-        games=games,
-        seconds=seconds,
-        on_games=show_games,
-        on_clones=show_clones,
-        on_determinize=show_determinize,
-    )
-    solo = report.solo.per_s
-    verdict = "met" if report.target_met else "NOT met"
-    typer.echo(
-        f"target (at least {TARGET_SOLO_GAMES_PER_S:.0f} solo games/s on one core): {verdict} "
-        f"({solo:.1f} games/s)"
-    )
-    if profile:
-        typer.echo("")
-        for line in format_profile(profile_solo(games=games, seconds=seconds)):
-            typer.echo(line)
-    else:
-        typer.echo("run with --profile to see what limits the speed")
-    _fail_unless_clean(report.all_ended, report.clone_mismatches, report.determinize.mismatches)
+def _compared(
+    report: BenchReport,
+    saved: dict[str, float] | None,
+    threshold: float,
+    path: Path | None,
+    *,
+    quiet: bool,
+) -> list[str]:
+    """Print the comparison (unless ``quiet``); the names of the figures flagged slower."""
+    if saved is None:
+        return []
+    from deathangel.analysis.bench import compare
+
+    changes = compare(report, saved, threshold)
+    if not quiet:
+        typer.echo(f"against {path} (flagged: more than {threshold:.0%} slower):")
+        for change in changes:
+            typer.echo(_change_line(change))
+        if not changes:
+            typer.echo("  no figure in common")
+    return [f"{c.name} {c.ratio - 1:+.0%}" for c in changes if c.slower]
+
+
+def _profile(group: str, budget: Budget, as_json: bool) -> None:
+    from deathangel.analysis.profiling import format_profile, profile
+
+    result = profile(group, budget if budget.units or budget.seconds else None)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), sort_keys=True))
+        return
+    for line in format_profile(result):
+        typer.echo(line)
 
 
 def _decision_times(strategy: str, players: int, games: int, seed: int, as_json: bool) -> None:
     """``bench --strategy``: how long the strategy thinks per decision."""
     if not 1 <= players <= 6:
         raise DeathAngelError(f"--players must be 1-6, not {players}")
-    from deathangel.analysis.bench import bench_decisions, machine_info, python_label
+    if games < 1:
+        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    from deathangel.analysis.bench import machine_info, python_label
+    from deathangel.analysis.thinking import bench_decisions
 
     times = bench_decisions(strategy, players=players, games=games, seed=seed)
     data = times.to_dict()
@@ -202,15 +247,3 @@ def _decision_times(strategy: str, players: int, games: int, seed: int, as_json:
         f"90th percentile {data['p90_ms']:.1f} ms, max {data['max_ms']:.1f} ms, "
         f"mean {data['mean_ms']:.1f} ms"
     )
-
-
-def _fail_unless_clean(all_ended: bool, mismatches: int, determinize_mismatches: int) -> None:
-    problems = []
-    if not all_ended:
-        problems.append("some games did not end")
-    if mismatches:
-        problems.append(f"{mismatches} clone(s) did not match their original")
-    if determinize_mismatches:
-        problems.append(f"{determinize_mismatches} determinization(s) did not match")
-    if problems:
-        raise DeathAngelError("bench found engine problems: " + "; ".join(problems))
