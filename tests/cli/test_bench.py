@@ -216,7 +216,9 @@ def test_a_group_added_is_run_and_a_failed_check_is_reported() -> None:
         calls.append(budget)
         return {"widgets_per_s": Sample(10, 2.0, problems=1)}
 
-    add_group(Group("widgets", "widgets", (FigureSpec("widgets_per_s", "widgets/s", "w"),), measure))
+    add_group(
+        Group("widgets", "widgets", (FigureSpec("widgets_per_s", "widgets/s", "w"),), measure)
+    )
     try:
         report = run_bench(groups=["widgets"], repeats=3, budget=Budget(units=1))
     finally:
