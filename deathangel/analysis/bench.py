@@ -281,10 +281,11 @@ def measure_determinize(budget: Budget) -> Mapping[str, Sample]:
 
 
 def measure_search(budget: Budget) -> Mapping[str, Sample]:
-    """The ``mcts`` bot (``SEARCH_ITERATIONS`` rollouts, its default policy) choosing at
-    every fifth decision of solo and 2-player random-bot games, in turn: rollouts per CPU
-    second of its thinking. A choice that is not one of the options is a problem."""
-    from deathangel.players.mcts import MctsPlayer
+    """The ``mcts`` strategy as a seat gets it (``SEARCH_ITERATIONS`` rollouts, its default
+    rules policy) choosing at every fifth decision of solo and 2-player random-bot games, in
+    turn: rollouts per CPU second of its thinking. A choice that is not one of the options
+    is a problem."""
+    from deathangel.players.mcts import mcts
 
     pool = [o for o in observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
     n = problems = iterations = 0
@@ -293,7 +294,7 @@ def measure_search(budget: Budget) -> Mapping[str, Sample]:
         obs = pool[n % len(pool)]
         decision = obs.decision
         assert decision is not None and obs.seat is not None
-        player = MctsPlayer(bot_seed(BENCH_BOT_KEY, n, obs.seat), SEARCH_ITERATIONS)
+        player = mcts(bot_seed(BENCH_BOT_KEY, n, obs.seat), SEARCH_ITERATIONS)
         start = _cpu()
         choice = player.choose(obs, decision)
         spent += _cpu() - start
