@@ -29,9 +29,24 @@ ALLOWED: dict[str, frozenset[str]] = {
     "scenario": frozenset({"engine", "cards", "base"}),
     "plugins": frozenset({"players", "engine", "cards", "base"}),
     "analysis": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
-    "tui": frozenset({"analysis", "plugins", "players", "scenario", "engine", "cards", "base"}),
+    "tournament": frozenset(
+        {"analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+    ),
+    "tui": frozenset(
+        {"tournament", "analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+    ),
     "cli": frozenset(
-        {"tui", "analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+        {
+            "tui",
+            "tournament",
+            "analysis",
+            "plugins",
+            "players",
+            "scenario",
+            "engine",
+            "cards",
+            "base",
+        }
     ),
     "api": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
     "main": frozenset({"cli"}),

@@ -1,7 +1,7 @@
 """``deathangel report RESULTS.db``: the statistics of a tournament, as tables, Markdown, JSON,
 CSV files and plots.
 
-A thin command over :mod:`deathangel.analysis.report` (and :mod:`deathangel.analysis.plots`
+A thin command over :mod:`deathangel.tournament.report` (and :mod:`deathangel.tournament.plots`
 for ``--plots``, which needs the ``plots`` extra).
 """
 
@@ -18,14 +18,14 @@ from deathangel.errors import DeathAngelError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from deathangel.analysis.report import Report
+    from deathangel.tournament.report import Report
 
 
 def print_tables(report: Report, console: Console) -> None:
     """The report as rich tables."""
     from rich.table import Table
 
-    from deathangel.analysis.report import (
+    from deathangel.tournament.report import (
         ENTRY_HEADERS,
         PAIR_HEADERS,
         describe_sprt,
@@ -100,9 +100,9 @@ def report_cli(
     McNemar's exact test for every two entries, the SPRT's verdict; plots and exports."""
     from rich.console import Console
 
-    from deathangel.analysis.report import markdown as to_markdown
-    from deathangel.analysis.report import read_report, to_json, write_csv
-    from deathangel.analysis.results import Results
+    from deathangel.tournament.report import markdown as to_markdown
+    from deathangel.tournament.report import read_report, to_json, write_csv
+    from deathangel.tournament.results import Results
 
     if markdown and as_json:
         raise DeathAngelError("choose one of --markdown and --json")
@@ -110,7 +110,7 @@ def report_cli(
         report = read_report(results)
         written = write_csv(report, results, csv_dir) if csv_dir is not None else []
     if plots is not None:
-        from deathangel.analysis.plots import write_plots
+        from deathangel.tournament.plots import write_plots
 
         written += write_plots(report, plots)
     if as_json:

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from deathangel.analysis.simulate import GameResult, play_out
-from deathangel.analysis.tournament import Cell, Entry, TournamentConfig, teams_text
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
 from deathangel.plugins.isolation import IsolationContext, shared_isolated_bots
+from deathangel.tournament.tournament import Cell, Entry, TournamentConfig, teams_text
 
 if TYPE_CHECKING:
     from deathangel.engine.ruleset import Ruleset
@@ -89,7 +89,7 @@ def _context(config: TournamentConfig) -> tuple[Ruleset, dict[str, Strategy]]:
     key = (config.plugins, config.expansions, config.variants)
     found = _CONTEXT.get(key)
     if found is None:
-        from deathangel.analysis.tournament import found_strategies
+        from deathangel.tournament.tournament import found_strategies
 
         names = [name for name, _ in config.expansions]
         found = _CONTEXT[key] = (config.ruleset(), found_strategies(config.plugins, names))

@@ -15,9 +15,9 @@ from pathlib import Path
 from support import TEST_BOT_KEY
 from tourney_bots import Twin
 
-from deathangel.analysis.runner import run_tournament
-from deathangel.analysis.tournament import build_config
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
+from deathangel.tournament.runner import run_tournament
+from deathangel.tournament.tournament import build_config
 
 GAMES = 12
 WINDOW = 1000

@@ -29,7 +29,7 @@ The file::
     # salt = 1                # seed its bots apart from an entry that has no salt
     # bot_key = "…"           # optional: 32 hex digits; by default a fresh secret per database
 
-    [sprt]                    # optional, two entries only; see deathangel.analysis.stats
+    [sprt]                    # optional, two entries only; see deathangel.tournament.stats
     p0 = 0.5
     p1 = 0.6
     alpha = 0.05
@@ -53,11 +53,11 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.analysis.stats import SprtDesign
 from deathangel.engine.ruleset import Ruleset
 from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import bot_seed, check_bot_key
 from deathangel.plugins.strategies import Strategy, StrategySpec, parse_spec, strategies
+from deathangel.tournament.stats import SprtDesign
 
 RANDOM_TEAMS = "random"
 

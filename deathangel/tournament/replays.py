@@ -8,12 +8,12 @@ from pathlib import Path
 
 from attrs import frozen
 
-from deathangel.analysis.batch import replay_game
-from deathangel.analysis.results import Results
 from deathangel.analysis.simulate import locations_reached
-from deathangel.analysis.tournament import Cell, teams_text
 from deathangel.engine.game import Game
 from deathangel.errors import DeathAngelError
+from deathangel.tournament.batch import replay_game
+from deathangel.tournament.results import Results
+from deathangel.tournament.tournament import Cell, teams_text
 
 
 @frozen

@@ -28,11 +28,11 @@ from typing import Any, Protocol
 
 from attrs import evolve, frozen
 
-from deathangel.analysis.batch import Task, TaskResult, play_task
-from deathangel.analysis.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
-from deathangel.analysis.stats import SprtResult
-from deathangel.analysis.tournament import Cell, TournamentConfig
 from deathangel.errors import DeathAngelError
+from deathangel.tournament.batch import Task, TaskResult, play_task
+from deathangel.tournament.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
+from deathangel.tournament.stats import SprtResult
+from deathangel.tournament.tournament import Cell, TournamentConfig
 
 Progress = Callable[[int, int, float], None]
 """Called as ``progress(done, total, games_per_second)``: games stored (with failures) out of

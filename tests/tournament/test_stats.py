@@ -7,8 +7,10 @@ import math
 
 import pytest
 
-from deathangel.analysis.results import FAILED, LOST, WON, SprtTracker
-from deathangel.analysis.stats import (
+from deathangel.errors import DeathAngelError
+from deathangel.plugins.strategies import StrategySpec
+from deathangel.tournament.results import FAILED, LOST, WON, SprtTracker
+from deathangel.tournament.stats import (
     PairTable,
     SprtCounter,
     SprtDesign,
@@ -17,9 +19,7 @@ from deathangel.analysis.stats import (
     sprt_walk,
     wilson_interval,
 )
-from deathangel.analysis.tournament import Cell, Entry, TournamentConfig
-from deathangel.errors import DeathAngelError
-from deathangel.plugins.strategies import StrategySpec
+from deathangel.tournament.tournament import Cell, Entry, TournamentConfig
 
 # -- Wilson --------------------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from deathangel.analysis.report import Report
 from deathangel.errors import DeathAngelError
+from deathangel.tournament.report import Report
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -30,11 +30,11 @@ from typing import Any
 
 from attrs import evolve
 
-from deathangel.analysis.batch import TaskResult
-from deathangel.analysis.stats import SprtCounter, SprtResult
-from deathangel.analysis.tournament import Cell, TournamentConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import check_bot_key, new_bot_key
+from deathangel.tournament.batch import TaskResult
+from deathangel.tournament.stats import SprtCounter, SprtResult
+from deathangel.tournament.tournament import Cell, TournamentConfig
 from deathangel.version import __version__
 
 FORMAT = "deathangel-tournament"

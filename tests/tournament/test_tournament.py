@@ -19,13 +19,18 @@ from support import TEST_BOT_KEY
 from tourney_bots import FirstOption
 from tourney_rows import stored
 
-from deathangel.analysis.batch import Task
-from deathangel.analysis.replays import replay_stored_game
-from deathangel.analysis.report import read_report
-from deathangel.analysis.results import NOT_PLAYED, WON, Results, ResultsError
-from deathangel.analysis.runner import Dask, WorkerCrashError, plan, run_tournament
 from deathangel.analysis.simulate import play_game
-from deathangel.analysis.tournament import (
+from deathangel.engine.game import GameConfig
+from deathangel.errors import DeathAngelError
+from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
+from deathangel.plugins.strategies import strategy_factory
+from deathangel.tournament.batch import Task
+from deathangel.tournament.replays import replay_stored_game
+from deathangel.tournament.report import read_report
+from deathangel.tournament.results import NOT_PLAYED, WON, Results, ResultsError
+from deathangel.tournament.runner import Dask, WorkerCrashError, plan, run_tournament
+from deathangel.tournament.tournament import (
     Cell,
     TournamentConfig,
     TournamentConfigError,
@@ -33,11 +38,6 @@ from deathangel.analysis.tournament import (
     read_config_file,
     teams_text,
 )
-from deathangel.engine.game import GameConfig
-from deathangel.errors import DeathAngelError
-from deathangel.players import RandomPlayer
-from deathangel.players.seeds import bot_seed
-from deathangel.plugins.strategies import strategy_factory
 
 
 def config(**data: Any) -> TournamentConfig:

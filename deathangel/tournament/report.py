@@ -18,8 +18,8 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.analysis.results import GAME_COLUMNS, Results, SprtTracker
-from deathangel.analysis.stats import (
+from deathangel.tournament.results import GAME_COLUMNS, Results, SprtTracker
+from deathangel.tournament.stats import (
     PairedDifference,
     PairTable,
     SprtDesign,
@@ -28,7 +28,7 @@ from deathangel.analysis.stats import (
     paired_difference,
     wilson_interval,
 )
-from deathangel.analysis.tournament import Cell, TournamentConfig
+from deathangel.tournament.tournament import Cell, TournamentConfig
 
 
 @frozen
