@@ -19,6 +19,7 @@ from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
 from deathangel.cli.tournament import tournament_cli
+from deathangel.cli.tune import tune_cli
 from deathangel.errors import DeathAngelError
 from deathangel.version import __version__
 
@@ -60,6 +61,7 @@ app.command("play")(play_cli)
 app.command("replay")(replay_cli)
 app.command("tournament")(tournament_cli)
 app.command("report")(report_cli)
+app.command("tune")(tune_cli)
 
 
 def main() -> None:
