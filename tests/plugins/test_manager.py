@@ -76,7 +76,8 @@ MODULES = {
     raise RuntimeError("boom at import")
 """,
     "badcards_plugin": HEADER.format(title="Bad cards") + _cards("bad_cards"),
-    "oldapi_plugin": HEADER.format(title="Old").replace("api=1", "api=99"),
+    "oldapi_plugin": HEADER.format(title="Old").replace("api=1", "api=0"),
+    "newapi_plugin": HEADER.format(title="New").replace("api=1", "api=99"),
     "noman_plugin": """\
     from deathangel.plugins import hookimpl
 
@@ -98,6 +99,7 @@ ENTRY_POINTS = {
     "crashes": "crashing_plugin",
     "badcards": "badcards_plugin",
     "oldapi": "oldapi_plugin",
+    "newapi": "newapi_plugin",
     "noman": "noman_plugin",
     "badsig": "badsig_plugin",
     "dupe": "dupe_plugin",
@@ -180,7 +182,15 @@ def test_an_unknown_name_lists_the_installed_plugins(on_path: Path) -> None:
     ("name", "cause"),
     [
         ("crashes", r"cannot be imported: .*crashing_plugin\.py:3: RuntimeError: boom at import"),
-        ("oldapi", r"written for hook API 99; this deathangel speaks API 1"),
+        (
+            "oldapi",
+            r"written for hook API 0, older than this deathangel's API 1: the plugin needs "
+            r"a release for API 1, or use a deathangel that speaks API 0$",
+        ),
+        (
+            "newapi",
+            r"written for hook API 99, newer than this deathangel's API 1: upgrade deathangel",
+        ),
         ("noman", r"declares no manifest"),
         ("badsig", r"deathangel_card_dirs.*'engine'"),
         (
