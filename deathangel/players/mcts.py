@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from attrs import define, field
 
 import deathangel.engine.decisions as d
+from deathangel.engine.defence import slays, swarm_strength
 from deathangel.engine.forward import determinize
 from deathangel.engine.observation import PileCounts, pile_counts
 from deathangel.players.greedy import GreedyPolicy, RolloutPolicy
@@ -219,14 +220,11 @@ class MctsPlayer:
         question = d.read_reroll_prompt(decision.prompt)
         if question is None or question.what != "defence":
             return False
-        side, face = question.side, question.face
         table = observation.table
         for pos in observation.state.formation:
             if pos.marine.name == question.marine:
-                group = pos.swarms[side]
-                lords = sum(1 for c in group if table.is_brood_lord(c))
-                size = len(group) if table.gs_weight is None else table.swarm_size(group)
-                return face - lords > size + table.switches.defence_margin
+                size, lords = swarm_strength(table, pos.swarms[question.side])
+                return not slays(question.face, size, lords, table.switches.defence_margin)
         return False
 
     # -- the search ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import deathangel.engine.decisions as d
 from deathangel.cards.catalogue import ACTION_TIMINGS, ActionTiming, EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
-from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
+from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect, is_door
 from deathangel.engine.decisions import DONE, Decision, Option, no_questions
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
@@ -350,8 +350,7 @@ class CardAbilities(Abilities["Engine"]):
             _, impl, step_params = self.card_steps[card]
             yield from impl(engine, team, card, step_params, marine, terrain)
         params = self._effect(card, "door_bonus_token")
-        effect = engine.table.terrain[terrain].effect
-        if params is None or effect is None or effect.name != "door_token":
+        if params is None or not is_door(engine.table, terrain):
             return
         for _ in range(int(params["tokens"])):
             if engine.state.supply <= 0:
