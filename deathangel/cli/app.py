@@ -19,7 +19,7 @@ from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
 from deathangel.cli.tournament import tournament_cli
-from deathangel.errors import DeathAngelError
+from deathangel.errors import DeathAngelError, PluginEffectError
 from deathangel.version import __version__
 
 
@@ -70,9 +70,27 @@ def main() -> None:
     """
     try:
         app(args=optional_value(sys.argv[1:], "play", "--resume"), prog_name="deathangel")
+    except PluginEffectError as exc:
+        print(f"error: {exc}{_traceback_kept(exc)}", file=sys.stderr)
+        raise SystemExit(1) from None
     except DeathAngelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def _traceback_kept(exc: PluginEffectError) -> str:
+    """Keep the plugin's traceback in a log file for its author; the words that say where
+    (the player's line stays one line)."""
+    import traceback
+
+    from deathangel.tui.saves import keep_traceback
+
+    text = f"deathangel {__version__}\n{exc}\n\n" + "".join(traceback.format_exception(exc))
+    try:
+        path = keep_traceback(text, f"plugin-{exc.plugin.split()[0].strip(chr(39))}")
+    except OSError as err:
+        return f"; its traceback could not be kept: {err.strerror or err}"
+    return f"; traceback for the plugin's author in {path}"
 
 
 def optional_value(args: Sequence[str], command: str, option: str) -> list[str]:
