@@ -11,6 +11,7 @@ import typer
 from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
 from deathangel.cli.odds import odds_cli
+from deathangel.cli.output import pipe_friendly
 from deathangel.cli.play import play_cli
 from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
@@ -49,17 +50,18 @@ def _root(
     """Space Hulk: Death Angel — play, simulate and study the co-op card game."""
 
 
+# Output piped into `head` ends every command as it ends any Unix tool (cli/output.py).
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
 app.add_typer(plugins_app, name="plugins")
-app.command("odds")(odds_cli)
-app.command("simulate")(simulate_cli)
-app.command("bench")(bench_cli)
-app.command("play")(play_cli)
-app.command("replay")(replay_cli)
-app.command("tournament")(tournament_cli)
-app.command("report")(report_cli)
+app.command("odds")(pipe_friendly(odds_cli))
+app.command("simulate")(pipe_friendly(simulate_cli))
+app.command("bench")(pipe_friendly(bench_cli))
+app.command("play")(pipe_friendly(play_cli))
+app.command("replay")(pipe_friendly(replay_cli))
+app.command("tournament")(pipe_friendly(tournament_cli))
+app.command("report")(pipe_friendly(report_cli))
 
 
 def main() -> None:
