@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from attrs import define, field
 
 import deathangel.engine.decisions as d
+from deathangel.engine.defence import slays, swarm_strength
 from deathangel.engine.forward import determinize
 from deathangel.engine.observation import PileCounts, pile_counts
 from deathangel.players.greedy import GreedyPolicy, RolloutPolicy
@@ -169,8 +170,11 @@ class MctsPlayer:
         self.weights = weights
         self.stats = SearchStats()
         self.last_values: dict[Option, float] = {}
-        """The last search's mean value of each root option it tried (for reports and
-        tests: how the choice was made)."""
+        """The last search's mean value of each root option it tried, as its root edge backed
+        it up (for reports and tests: how the choice was made)."""
+        self.last_visits: dict[Option, int] = {}
+        """The last search's rollouts of each root option it tried: sequential halving gives
+        the better options more."""
 
     # -- the player protocol ------------------------------------------------------------------
 
@@ -216,14 +220,11 @@ class MctsPlayer:
         question = d.read_reroll_prompt(decision.prompt)
         if question is None or question.what != "defence":
             return False
-        side, face = question.side, question.face
         table = observation.table
         for pos in observation.state.formation:
             if pos.marine.name == question.marine:
-                group = pos.swarms[side]
-                lords = sum(1 for c in group if table.is_brood_lord(c))
-                size = len(group) if table.gs_weight is None else table.swarm_size(group)
-                return face - lords > size + table.switches.defence_margin
+                size, lords = swarm_strength(table, pos.swarms[question.side])
+                return not slays(question.face, size, lords, table.switches.defence_margin)
         return False
 
     # -- the search ---------------------------------------------------------------------------
@@ -267,7 +268,11 @@ class MctsPlayer:
             if own not in keep:
                 keep.append(own)
             survivors = keep
-        self.last_values = {o: _mean(v) for o, v in values.items() if v}
+        # The root edges' statistics are the search's own account of each option (the same
+        # sums as ``values``: one rollout per option per sweep, backed up in sweep order).
+        tried = [(o, root.edges[decision.kind, o]) for o in options if values[o]]
+        self.last_values = {o: e.mean for o, e in tried}
+        self.last_visits = {o: e.visits for o, e in tried}
         best = max(survivors, key=lambda o: _mean(values[o]))
         if best == own or not self._clearly_better(values[best], values[own]):
             return own
@@ -320,9 +325,7 @@ class MctsPlayer:
             else:
                 game.push(policy.choose(view, dec, prng))
         value = position_value(state, game.table, self.weights)
-        for e in path:
-            e.visits += 1
-            e.total += value
+        _back_up(path, value)
         return value
 
     def _select(
@@ -415,6 +418,15 @@ def mcts(
         policy=own,
         rollout=policy_named(rollout) if rollout else own,
     )
+
+
+def _back_up(path: list[_Edge], value: float) -> None:
+    """Count one more rollout worth ``value`` on every edge an iteration took, root first:
+    each edge's mean is then the mean value of the rollouts that passed through it, which is
+    what UCB1 below the root and the root's report read."""
+    for e in path:
+        e.visits += 1
+        e.total += value
 
 
 def _mean(values: dict[int, float]) -> float:

@@ -21,7 +21,9 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from deathangel.engine.abilities import is_door
 from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
+from deathangel.engine.defence import kill_chance, slays, swarm_strength
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
@@ -60,23 +62,12 @@ class lazy(Generic[T]):
         return value
 
 
-_CHANCE = [min(6, top + 1) / 6 for top in range(64)]
 _SIDE_INDEX = {"left": LEFT, "right": RIGHT}
 
 
 # -- dice ----------------------------------------------------------------------------------------
-
-
-def kill_chance(size: int, lords: int = 0, miss: frozenset[int] = _NO_FACES) -> float:
-    """Chance that one attack by a swarm of ``size`` cards (``lords`` Brood Lords among them)
-    slays its marine: faces 0–5, slain when face − lords ≤ size (RULES §7), except faces in
-    ``miss`` (Block, Counter Attack, Second Wind make those miss)."""
-    if size <= 0:
-        return 0.0
-    top = size + lords
-    if not miss:
-        return _CHANCE[min(top, 63)]
-    return sum(1 for f in range(6) if f <= top and f not in miss) / 6
+# One attack's chance to slay is the engine's own verdict (deathangel.engine.defence), so a
+# rule variant or an expansion's enemies change what the rules think as they change the game.
 
 
 def survive_front(p: float, tokens: int, stance: bool) -> float:
@@ -140,6 +131,8 @@ class Situation:
         self.prompt = decision.prompt
         self.n = len(st.formation)
         self.row_of = {p.marine.name: i for i, p in enumerate(st.formation)}
+        self.margin = self.table.switches.defence_margin
+        """The defence margin of the game's rules (0 as printed; a variant shifts it)."""
 
     # -- options -------------------------------------------------------------------------------
 
@@ -305,12 +298,13 @@ class Situation:
 
     @lazy
     def door_tokens(self) -> int:
+        table = self.table
         return sum(
             t.tokens
             for p in self.st.formation
             for side in p.terrain
             for t in side
-            if t.name == "Door"
+            if t.tokens and is_door(table, t.name)
         )
 
     # -- the roll being decided (reroll) --------------------------------------------------------
@@ -353,11 +347,12 @@ class Situation:
         row = self.row_of.get(marine, -1)
         if row < 0:
             return False
-        swarm = self.st.formation[row].swarms[side]
-        lords = sum(1 for c in swarm if self.table.is_brood_lord(c))
+        strength, lords = swarm_strength(self.table, self.st.formation[row].swarms[side])
+        if self.table.gs_weight is not None:
+            size = strength  # the prompt counts cards; the verdict weighs them
         # Defensive Stance turns a rerolled loss into a miss unless it shows a 0, but the
         # prompt does not say whether this roll is a reroll: a loss is counted as a loss.
-        return face - lords <= size and face not in self.miss_faces[row]
+        return slays(face, size, lords, self.margin) and face not in self.miss_faces[row]
 
     # -- the formation, row by row ---------------------------------------------------------------
 
@@ -397,16 +392,16 @@ class Situation:
 
     @lazy
     def lords(self) -> tuple[list[int], list[int]]:
-        """Brood Lords by side then row: ids from the table's ``deck_size`` up (checked once
-        for the whole formation first, since most of the game has none)."""
+        """Brood Lords by side then row (checked once for the whole formation first, since
+        most of the game has none)."""
         f = self.st.formation
-        first = self.table.deck_size
-        if not any(c >= first for p in f for swarm in p.swarms for c in swarm):
+        is_lord = self.table.is_brood_lord
+        if not any(is_lord(c) for p in f for swarm in p.swarms for c in swarm):
             zeros = [0] * (self.n + 1)
             return zeros, zeros
         return (
-            [sum(1 for c in p.swarms[LEFT] if c >= first) for p in f] + [0],
-            [sum(1 for c in p.swarms[RIGHT] if c >= first) for p in f] + [0],
+            [sum(1 for c in p.swarms[LEFT] if is_lord(c)) for p in f] + [0],
+            [sum(1 for c in p.swarms[RIGHT] if is_lord(c)) for p in f] + [0],
         )
 
     @lazy
@@ -422,6 +417,24 @@ class Situation:
             [0 if any(c in protected for c in p.swarms[RIGHT]) else len(p.swarms[RIGHT]) for p in f]
             + [0],
         )
+
+    @lazy
+    def attack_sizes(self) -> tuple[list[int], list[int]]:
+        """Swarm sizes as their attacks count them (RULES §7), by side then row: an enemy card
+        by its weight, a Power Field's swarm 0. The same lists as :attr:`threat_sizes` when
+        every card weighs one (the base game)."""
+        table = self.table
+        if table.gs_weight is None:
+            return self.threat_sizes
+        protected = self.st.protected
+        out: tuple[list[int], list[int]] = ([], [])
+        for side in (LEFT, RIGHT):
+            for p in self.st.formation:
+                swarm = p.swarms[side]
+                blocked = bool(protected) and any(c in protected for c in swarm)
+                out[side].append(0 if blocked else table.swarm_size(swarm))
+            out[side].append(0)
+        return out
 
     @lazy
     def front(self) -> list[int]:
@@ -689,7 +702,7 @@ class Situation:
         """Chance that the marine now at ``source``, standing at ``row`` facing ``facing``
         with ``tokens``, is slain by the swarms there in the coming Genestealer Attack
         (``cut``: the side losing one genestealer, for what a kill is worth)."""
-        sizes = self.threat_sizes
+        sizes = self.attack_sizes
         lords = self.lords
         miss = self.miss_faces[source]
         fsize = sizes[facing][row]
@@ -708,8 +721,8 @@ class Situation:
             else:
                 bsize -= 1
                 blords -= 1
-        pf = kill_chance(fsize, flords, miss)
-        pb = kill_chance(bsize, blords, miss)
+        pf = kill_chance(fsize, flords, self.margin, miss)
+        pb = kill_chance(bsize, blords, self.margin, miss)
         stance = self.teams[source] in self.stance
         return 1 - survive_front(pf, tokens, stance) * (1 - pb)
 
@@ -717,19 +730,15 @@ class Situation:
     def side_chance(self) -> tuple[list[float], list[float]]:
         """Kill chance of one attack by the swarm on each side of each row, against the
         marine standing there (his miss faces), by side then row."""
-        sizes = self.threat_sizes
+        sizes = self.attack_sizes
         lords = self.lords
         miss = self.miss_faces
+        margin = self.margin
         out: tuple[list[float], list[float]] = ([], [])
         for side in (LEFT, RIGHT):
             chances = out[side]
             for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
-                if not size:
-                    chances.append(0.0)
-                elif miss[r]:
-                    chances.append(kill_chance(size, lord, miss[r]))
-                else:
-                    chances.append(_CHANCE[min(size + lord, 63)])
+                chances.append(kill_chance(size, lord, margin, miss[r]) if size else 0.0)
         return out
 
     @lazy
@@ -786,7 +795,7 @@ class Situation:
         best = 0.0
         for row in range(self.n):
             for side in (LEFT, RIGHT):
-                if self.threat_sizes[side][row]:
+                if self.attack_sizes[side][row]:
                     best = max(best, self._without(row, side))
         return best
 
@@ -806,14 +815,15 @@ class Situation:
         m = self.st.formation[row].marine
         miss = self.miss_faces[row]
         lords = self.lords
-        pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], miss)
-        pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], miss)
+        margin = self.margin
+        pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], margin, miss)
+        pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], margin, miss)
         return 1 - survive_front(pf, m.tokens, m.team in self.stance) * (1 - pb)
 
     def _best_swarm_move(self) -> float:
         """What Strategize's best move saves: one swarm moved one row up or down and/or to
         the other side (Brood Lords counted as plain cards here)."""
-        base = self.threat_sizes
+        base = self.attack_sizes
         best = 0.0
         n = self.n
         for row in range(n):
@@ -859,9 +869,9 @@ class Situation:
             if row is not None:
                 faces = frozenset(params["faces"]) | self.miss_faces[row]
                 m = self.st.formation[row].marine
-                sizes, lords = self.threat_sizes, self.lords
-                pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], faces)
-                pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], faces)
+                sizes, lords, margin = self.attack_sizes, self.lords, self.margin
+                pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], margin, faces)
+                pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], margin, faces)
                 after = 1 - survive_front(pf, m.tokens, m.team in self.stance) * (1 - pb)
                 saves = self.death[row] - after
                 if params.get("counter"):
@@ -934,9 +944,9 @@ class Situation:
         row, side = self.moved_swarm
         if row < 0 or o.t < 0:
             return 0.0
-        base = self.threat_sizes
+        base = self.attack_sizes
         sizes = ([*base[0]], [*base[1]])
-        size = self.sizes[side][row]
+        size = self.table.swarm_size(self.st.formation[row].swarms[side])
         sizes[side][row] = 0
         sizes[o.ts][o.t] += size
         rows = {row, o.t}
@@ -959,7 +969,7 @@ class Situation:
         """How much slaying one genestealer of the targeted swarm lowers the chance that
         the marine at its row dies this round."""
         t, ts = o.t, o.ts
-        if t < 0 or ts < 0 or t >= self.n or not self.threat_sizes[ts][t]:
+        if t < 0 or ts < 0 or t >= self.n or not self.attack_sizes[ts][t]:
             return 0.0
         m = self.st.formation[t].marine
         return self.death[t] - self.death_at(t, t, m.facing, m.tokens, ts)
@@ -971,7 +981,8 @@ class Situation:
         if t < 0 or ts < 0 or t >= self.n:
             return 0.0
         m = self.st.formation[t].marine
-        p = kill_chance(self.threat_sizes[ts][t], self.lords[ts][t], self.miss_faces[t])
+        sizes, lords = self.attack_sizes, self.lords
+        p = kill_chance(sizes[ts][t], lords[ts][t], self.margin, self.miss_faces[t])
         if ts == m.facing:
             return 1 - survive_front(p, m.tokens, m.team in self.stance)
         return p
@@ -1059,9 +1070,17 @@ class Situation:
 
     @lazy
     def team_doors(self) -> dict[str, int]:
-        return self._team_sum([int("Door" in t) for t in self.front_terrain])
+        table = self.table
+        return self._team_sum(
+            [int(any(is_door(table, name) for name in t)) for t in self.front_terrain]
+        )
 
     # -- functions ---------------------------------------------------------------------------------
+
+    def f_chance(self, size: int) -> float:
+        """The chance a swarm of ``size`` cards, no Brood Lord among them, slays a marine
+        with one roll, under the game's rules (a variant's defence margin included)."""
+        return kill_chance(size, 0, self.margin)
 
     def f_swarm(self, position: float, side: str) -> int:
         row = int(position) - 1

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from deathangel.errors import RuleFileError
 from deathangel.players.base import View
 from deathangel.players.ruleexpr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rulefeatures import Situation, Subject, kill_chance
+from deathangel.players.rulefeatures import Situation, Subject
 from deathangel.players.rulefile import RuleFile, read_rule_file, resolve, shipped_names
 from deathangel.players.rulevocab import VOCABULARY
 
@@ -46,7 +46,6 @@ _GLOBALS: dict[str, Any] = {
         "frozenset": frozenset,
     },
     "_div": div,
-    "_kill_chance": kill_chance,
     "_SIDE_INDEX": {"left": 0, "right": 1},
 }
 

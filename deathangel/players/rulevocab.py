@@ -482,8 +482,9 @@ _f(
     "chance",
     (NUMBER,),
     NUMBER,
-    "_kill_chance(int({0}))",
-    "`chance(size)`: the chance a swarm of that size slays a marine with one roll",
+    "c.f_chance(int({0}))",
+    "`chance(size)`: the chance a swarm of that size slays a marine with one roll (under the "
+    "game's rules: a variant's defence margin counts)",
 )
 _f("min", (NUMBER, NUMBER, "..."), NUMBER, "min({*})", "the smallest of its arguments")
 _f("max", (NUMBER, NUMBER, "..."), NUMBER, "max({*})", "the largest of its arguments")

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from deathangel.engine.defence import kill_chance, swarm_strength
+
 if TYPE_CHECKING:
     from deathangel.engine.state import CardTable, GameState
 
@@ -91,15 +93,17 @@ def _other_victory(state: GameState, table: CardTable) -> float:
 
 
 def danger(state: GameState, table: CardTable) -> float:
-    """Expected marines slain if every swarm attacked now without rerolls: a swarm slays
-    when the face (0–5) minus its Brood Lords is at most its size (RULES §7)."""
+    """Expected marines slain if every swarm attacked now without rerolls, by the game's own
+    verdict (:mod:`deathangel.engine.defence`: Brood Lords, enemy weights and a variant's
+    defence margin included); a swarm under a Power Field does not attack (RULES §7)."""
+    margin = table.switches.defence_margin
+    protected = state.protected
     total = 0.0
-    lords = table.deck_size
     for pos in state.formation:
         for swarm in pos.swarms:
-            if swarm:
-                n = len(swarm) + sum(1 for c in swarm if c >= lords)
-                total += min(6, n + 1) / 6
+            if swarm and not (protected and any(c in protected for c in swarm)):
+                size, lords = swarm_strength(table, swarm)
+                total += kill_chance(size, lords, margin)
     return total
 
 

@@ -28,7 +28,9 @@ TOP_CAUSES = 6
 """Causes drawn by name; the rest are summed as "other"."""
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files only; a one-line error naming the extra when
+    it is not installed (call it first to refuse before any work)."""
     try:
         import matplotlib
     except ImportError:
@@ -41,7 +43,7 @@ def _pyplot() -> Any:
 
 def write_plots(report: Report, folder: Path) -> list[Path]:
     """Draw every plot into ``folder`` (made if missing); the files written."""
-    plt = _pyplot()
+    plt = pyplot()
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, draw in (

@@ -55,7 +55,7 @@ from deathangel.engine.game import (
 from deathangel.engine.phases.event import EVENT_HEADER
 from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
-from deathangel.errors import DeathAngelError, SaveFileError
+from deathangel.errors import DeathAngelError, PluginEffectError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
 from deathangel.plugins.isolation import MakeBot, isolated_bots
@@ -522,7 +522,21 @@ class PlaySession:
                 return self._stop("interrupted", EXIT_INTERRUPTED, "interrupted").result
             except Hangup:
                 return self._hung_up()
+            except PluginEffectError as exc:
+                exc.in_game(f"game seed {self.game.config.seed}")
+                self._kept_message()
+                raise
         return PlayResult("over", EXIT_OK)
+
+    def _kept_message(self) -> None:
+        """A plugin's effect failed part-way through a decision: the game in memory is
+        half-changed and must not be saved; the file holds it as it was before that decision
+        (saved after the one before), to continue once the plugin is fixed."""
+        if self.save_path is not None and self.save_path.exists():
+            self.say(
+                f"The game is kept as it was before that decision in {self.save_path}; "
+                f"continue it with: {resume_command(self.save_path)}"
+            )
 
     def _hung_up(self) -> PlayResult:
         """Save first: the terminal may be gone, and writing to it may fail."""

@@ -24,7 +24,7 @@ from deathangel.engine.randomness import ScriptedDie
 from deathangel.engine.state import GameState
 from deathangel.players.base import View
 from deathangel.players.greedy import GreedyPolicy
-from deathangel.players.mcts import MctsPlayer, mcts
+from deathangel.players.mcts import MctsPlayer, _Edge, _Node, mcts
 from deathangel.players.value import ValueWeights, danger, position_value, progress
 from deathangel.plugins.strategies import StrategySpecError, parse_spec
 
@@ -160,6 +160,87 @@ def test_a_time_cap_stops_after_one_sweep() -> None:
     player = MctsPlayer(seed=1, iterations=10**6, seconds=1e-9)
     player.choose(game.observation(1), decision)
     assert player.stats.iterations == len(decision.options)
+
+
+# -- the tree's statistics, by hand ----------------------------------------------------------
+
+FLAT = ValueWeights(base=0.0, progress=0.0, standing=0.0, danger=0.0, tokens=0.0)
+"""A value of exactly 1/(1 + e⁰) = 0.5 for every position short of the end: every rollout's
+worth is known in advance, so every backed-up total is too."""
+
+
+def test_root_edges_back_up_one_rollout_per_option_per_sweep() -> None:
+    game = Game(GameConfig(1, seed=11))
+    decision = game.decision
+    assert decision is not None and decision.kind == d.CHOOSE_ACTION
+    first, second, third = decision.options  # Block, Run and Gun, Dead Aim
+    player = MctsPlayer(seed=1, iterations=12, weights=FLAT, policy=DoneFirst())
+    assert player.choose(game.observation(1), decision) == first  # nothing beats 0.5
+    # Sequential halving of 12 rollouts over 3 options: ceil(log2 3) = 2 rounds of 6. Round
+    # 1: 6 // 3 = 2 sweeps, each option once per sweep. Every mean is 0.5, so the stable sort
+    # keeps the first ceil(3/2) = 2 (the policy's own among them). Round 2: 6 // 2 = 3 sweeps.
+    assert player.last_visits == {first: 2 + 3, second: 2 + 3, third: 2}
+    assert player.last_values == {first: 0.5, second: 0.5, third: 0.5}
+    assert player.stats.iterations == 12
+
+
+def test_every_edge_below_the_root_backs_up_each_rollout_that_passed() -> None:
+    game = Game(GameConfig(1, seed=11))
+    decision = game.decision
+    assert decision is not None
+    player = MctsPlayer(seed=1, depth=2, weights=FLAT, policy=DoneFirst())
+    root = _Edge()
+    observation = game.observation(1)
+    for seed in (7, 8, 9):
+        value = player._iterate(observation, root, decision.options[0], seed, limit=1)
+        assert value == 0.5
+    assert (root.visits, root.total) == (3, 1.5)
+    # The next decision of the seat is the yellow team's card (solo: three teams, RULES §5),
+    # three cards legal in every deal. Untried options go first, so three iterations try
+    # each once, each bringing back 0.5.
+    assert root.child is not None
+    edges = root.child.edges
+    assert {kind for kind, _ in edges} == {d.CHOOSE_ACTION}
+    assert len(edges) == 3
+    assert [(e.visits, e.total, e.available) for e in edges.values()] == [(1, 0.5, 3)] * 3
+
+
+def tree_node(reroll: tuple[int, float, int], keep: tuple[int, float, int]) -> _Node:
+    """A node whose reroll and keep edges have these (visits, total, available)."""
+    node = _Node()
+    for option, (visits, total, available) in ((REROLL_OPTION, reroll), (KEEP_OPTION, keep)):
+        edge = node.edges[d.REROLL, option] = _Edge()
+        edge.visits, edge.total, edge.available = visits, total, available
+    return node
+
+
+@pytest.mark.parametrize(
+    ("exploration", "keep_available", "expected"),
+    [
+        # Reroll: mean 5.4/9 = 0.6; keep: mean 0.4 after one visit. Both become available once
+        # more as they are offered (10 times). UCB1 = mean + c·sqrt(ln available / visits):
+        # reroll 0.6 + 0.5·sqrt(ln 10 / 9) = 0.853, keep 0.4 + 0.5·sqrt(ln 10 / 1) = 1.159.
+        (0.5, 9, KEEP_OPTION),
+        # No exploration: the better mean.
+        (0.0, 9, REROLL_OPTION),
+        # Keep offered only once before (available 2 now): 0.4 + 0.5·sqrt(ln 2) = 0.816, less
+        # than reroll's 0.853 — the bonus grows with how often an option *could* have been
+        # chosen, not with the node's visits.
+        (0.5, 1, REROLL_OPTION),
+    ],
+)
+def test_ucb1_below_the_root_by_hand(
+    exploration: float, keep_available: int, expected: Option
+) -> None:
+    node = tree_node(reroll=(9, 5.4, 9), keep=(1, 0.4, keep_available))
+    player = MctsPlayer(exploration=exploration)
+    decision = Decision(1, d.REROLL, (REROLL_OPTION, KEEP_OPTION))
+    # Every option is tried, so the view (read only to order untried options) is not needed.
+    option, edge, fresh = player._select(node, decision, None, random.Random(0))  # type: ignore[arg-type]
+    assert (option, fresh) == (expected, False)
+    assert edge is node.edges[d.REROLL, expected]
+    available = [e.available for e in node.edges.values()]
+    assert available == [10, keep_available + 1]
 
 
 def defence(face: int, size: int = 2, lords: tuple[str, ...] = ()) -> Game:

@@ -105,6 +105,30 @@ def test_paired_difference_by_hand_with_positive_correlation() -> None:
     assert result.high == pytest.approx(0.2570930, abs=1e-6)
 
 
+def test_paired_difference_by_hand_with_a_cross_product_between_half_n_and_n() -> None:
+    # both 4, only A 3, only B 5, neither 8: n = 20, p_A = 7/20 = 0.35, p_B = 9/20 = 0.45,
+    # d = 0.10. The cross product 4·8 − 3·5 = 17 lies in (n/2, n] = (10, 20]: Newcombe's
+    # shrinking still applies (a cut at n instead of n/2 would give φ = 0 here).
+    # Wilson (z² = 3.8414588, denominator 1 + z²/20 = 1.1920729):
+    #   A: centre (0.35 + 0.0960365) / 1.1920729 = 0.3741688,
+    #      half 1.6441645 · √(0.35·0.65/20 + 0.0024009) = 1.6441645 · 0.1173708 = 0.1929769,
+    #      so 0.1811918 – 0.5671457;
+    #   B: centre (0.45 + 0.0960365) / 1.1920729 = 0.4580563,
+    #      half 1.6441645 · √(0.45·0.55/20 + 0.0024009) = 1.6441645 · 0.1215562 = 0.1998584,
+    #      so 0.2581979 – 0.6579147.
+    # φ = (17 − 10) / √(7·13·9·11) = 7 / √9009 = 7 / 94.9157521 = 0.0737496.
+    # Below: p_B − l_B = 0.1918021, u_A − p_A = 0.2171457;
+    #   low = 0.10 − √(0.0367881 − 2·0.0737496·0.1918021·0.2171457 + 0.0471523)
+    #       = 0.10 − √(0.0367881 − 0.0061432 + 0.0471523) = 0.10 − 0.2789214 = −0.1789214
+    # Above: u_B − p_B = 0.2079147, p_A − l_A = 0.1688082;
+    #   high = 0.10 + √(0.0432285 − 2·0.0737496·0.2079147·0.1688082 + 0.0284962)
+    #        = 0.10 + √(0.0432285 − 0.0051769 + 0.0284962) = 0.10 + 0.2579686 = 0.3579686
+    result = paired_difference(PairTable(both=4, only_a=3, only_b=5, neither=8))
+    assert result.difference == pytest.approx(0.10)
+    assert result.low == pytest.approx(-0.1789214, abs=1e-6)
+    assert result.high == pytest.approx(0.3579686, abs=1e-6)
+
+
 def test_paired_difference_by_hand_with_negative_correlation() -> None:
     # both 0, only A 10, only B 4, neither 6: n = 20, p_A = 0.5, p_B = 0.2, d = −0.3.
     # Wilson: A 0.2992980 – 0.7007020, B 0.0806577 – 0.4160174.
