@@ -152,7 +152,7 @@ def test_play_keeps_the_save_from_before_the_failing_decision(
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     try:
-        game, seats = load_game(save)
+        game, seats, _ = load_game(save)
     finally:
         sys.modules.pop("boom_plugin", None)
     assert game.decision is not None
