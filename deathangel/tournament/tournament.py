@@ -45,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import cycle, islice
@@ -527,6 +528,9 @@ def _entries(
 
 def _parse(text: str, base: Path | None) -> StrategySpec:
     spec = text.strip()
-    if spec.endswith(".toml") and base is not None and not Path(spec).is_absolute():
+    # A strategy file is relative to the tournament file; a spec that merely ends in a file
+    # parameter (rules:rules=mine.toml) is not a strategy file.
+    is_file = spec.endswith(".toml") and not re.match(r"[\w.-]+:", spec)
+    if is_file and base is not None and not Path(spec).is_absolute():
         return parse_spec(str(base / spec))
     return parse_spec(spec)

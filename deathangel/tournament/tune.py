@@ -198,6 +198,9 @@ def read_space(path: str | Path) -> SearchSpace:
     clash = sorted({d.name for d in dims if not d.let} & set(fixed))
     if clash:
         raise TuneError(f"{path}: {', '.join(clash)} is both fixed and tuned")
+    # A file a fixed parameter names (a rule file) is relative to the space file, wherever
+    # the command runs.
+    fixed = {k: _beside(path, v) for k, v in fixed.items()}
     incumbent = data.get("incumbent") or _spec_text(strategy, fixed)
     return SearchSpace(
         path=path,
@@ -213,6 +216,15 @@ def read_space(path: str | Path) -> SearchSpace:
         variants=tuple(str(v) for v in data.get("variants", [])),
         dimensions=tuple(dims),
     )
+
+
+def _beside(path: Path, value: Any) -> Any:
+    """``value`` as the absolute path of a file beside ``path``, if it names one."""
+    if isinstance(value, str) and value.endswith(".toml"):
+        named = path.parent / value
+        if named.is_file():
+            return str(named.resolve())
+    return value
 
 
 def _range(value: Any, path: Path, key: str) -> tuple[int, int]:
@@ -285,7 +297,7 @@ def trial_spec(space: SearchSpace, params: Mapping[str, Any], folder: Path, name
         base = values.get("rules", "default")
         rule_file = folder / f"{name}.rules.toml"
         folder.mkdir(parents=True, exist_ok=True)
-        base_text = str(Path(base).resolve()) if Path(str(base)).is_file() else str(base)
+        base_text = str(base)  # a shipped set's name, or a file made absolute by read_space
         lines = [
             "# Written by deathangel tune: the base rule file with tuned weights.",
             f"extends = {json.dumps(base_text)}",
