@@ -442,8 +442,11 @@ class StudySummary:
     objective: str
 
 
-def open_study(space: SearchSpace, path: Path, seed: int | None = None) -> Any:
-    """The study stored in ``path`` (created if new), checked to be of this search space."""
+def open_study(
+    space: SearchSpace, path: Path, seed: int | None = None, bot_key: str | None = None
+) -> Any:
+    """The study stored in ``path`` (created if new, its bots seeded under ``bot_key`` or a
+    fresh secret), checked to be of this search space."""
     optuna = _optuna()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     samplers = optuna.samplers
@@ -467,7 +470,7 @@ def open_study(space: SearchSpace, path: Path, seed: int | None = None) -> Any:
     if not attrs:
         study.set_user_attr("space", space.digest)
         study.set_user_attr("space_file", str(space.path))
-        study.set_user_attr("bot_key", new_bot_key())
+        study.set_user_attr("bot_key", bot_key if bot_key is not None else new_bot_key())
         study.set_user_attr("objective", space.objective)
     elif attrs.get("space") != space.digest:
         raise TuneError(
@@ -486,9 +489,12 @@ def run_study(
     backend: Backend,
     progress: Progress | None = None,
     sampler_seed: int | None = None,
+    bot_key: str | None = None,
 ) -> StudySummary:
     """Run the study until ``trials`` trials are finished (complete or pruned), each playing
-    up to ``games`` games per player count on the tuning seeds."""
+    up to ``games`` games per player count on the tuning seeds. A new study seeds its bots
+    under ``bot_key`` (default: a fresh secret, kept in the study); ``sampler_seed`` seeds
+    the sampler of this run."""
     optuna = _optuna()
     TrialState = optuna.trial.TrialState
     study_path = Path(study_path)
@@ -498,7 +504,7 @@ def run_study(
         raise TuneError(
             f"--games {games} is more than the {space.seeds[1] - space.seeds[0] + 1} tuning seeds"
         )
-    study = open_study(space, study_path, sampler_seed)
+    study = open_study(space, study_path, sampler_seed, bot_key)
     key = study.user_attrs["bot_key"]
     folder = study_path.with_suffix(".trials")
     # A trial cut off by a stop (even kill -9) was never told: fail it, and play its point again.

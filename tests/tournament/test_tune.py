@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import simulate
 from deathangel.tournament.runner import InProcess, MissingExtraError
@@ -55,20 +56,26 @@ def space_file(folder: Path, top: str = "", tail: str = "") -> Path:
 def test_the_tuner_recovers_a_sabotaged_weight(tmp_path: Path) -> None:
     space = read_space(space_file(tmp_path))
     summary = run_study(
-        space, tmp_path / "s.db", trials=6, games=32, backend=InProcess(), sampler_seed=1
+        space,
+        tmp_path / "s.db",
+        trials=6,
+        games=48,
+        backend=InProcess(),
+        sampler_seed=1,
+        bot_key=TEST_BOT_KEY,  # the same games every run
     )
     assert summary.best is not None
     (w_kill,) = [v for k, v in summary.best.params if k == "w_kill"]
     assert w_kill > 0  # killing genestealers is good again
     sabotage = simulate(
-        1, 32, 100000, "rules:rules=" + str(tmp_path / "sabotaged.rules.toml"),
+        1, 48, 100000, "rules:rules=" + str(tmp_path / "sabotaged.rules.toml"),
         bot_key=summary.bot_key,
     )  # fmt: skip
     # The same games (paired seeds, the study's bot key): clearly more locations reached.
     assert summary.best.value >= sabotage.mean_locations + 0.2
     # The winner is a strategy file a seat can load, with the tuned rule file beside it.
     out = write_strategy_file(tmp_path / "tuned.toml", summary.best_spec or "", summary, space)
-    again = simulate(1, 32, 100000, str(out), bot_key=summary.bot_key)
+    again = simulate(1, 48, 100000, str(out), bot_key=summary.bot_key)
     assert again.mean_locations == pytest.approx(summary.best.value)
 
 

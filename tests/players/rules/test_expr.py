@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from deathangel.players.ruleexpr import (
+from deathangel.players.rules.expr import (
     BOOL,
     LIST,
     NUMBER,

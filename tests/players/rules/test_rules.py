@@ -19,8 +19,8 @@ from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.observation import observe, pile_counts
 from deathangel.errors import RuleFileError
 from deathangel.players.base import replays_on_resume
-from deathangel.players.rulefile import SHIPPED_DIR
-from deathangel.players.rules import RuleSet, RulesPlayer
+from deathangel.players.rules.file import SHIPPED_DIR
+from deathangel.players.rules.player import RuleSet, RulesPlayer
 
 DEFAULT = SHIPPED_DIR / "default.toml"
 
@@ -428,9 +428,9 @@ def test_simulate_refuses_a_broken_rule_file_in_one_line(tmp_path: Path) -> None
 
 
 def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
-    from deathangel.players.rulevocab import VOCABULARY
+    from deathangel.players.rules.vocab import VOCABULARY
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "strategies.md").read_text("utf-8")
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "strategies.md").read_text("utf-8")
     missing = [
         name for name, entry in VOCABULARY.items() if f"| `{name}` | {entry.type} |" not in doc
     ]
@@ -438,7 +438,7 @@ def test_every_value_a_rule_may_read_is_documented_with_its_type() -> None:
 
 
 def test_the_example_rule_file_in_the_docs_loads() -> None:
-    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules" / "cautious.toml"
+    example = Path(__file__).resolve().parents[3] / "docs" / "examples" / "rules" / "cautious.toml"
     rules = RuleSet.load(example)
     assert rules.path == example
     assert "place_support" in rules.scorers
@@ -447,7 +447,7 @@ def test_the_example_rule_file_in_the_docs_loads() -> None:
 def test_the_figures_script_matches_simulate() -> None:
     """docs/examples/strategy_figures.py makes the docs' rows: its win rate and locations must
     be those of `deathangel simulate` for the same games."""
-    script = Path(__file__).resolve().parents[2] / "docs" / "examples" / "strategy_figures.py"
+    script = Path(__file__).resolve().parents[3] / "docs" / "examples" / "strategy_figures.py"
     out = subprocess.run(
         [
             *(sys.executable, str(script), "-p", "2", "-n", "4", "-s", "3", "--by-team"),
@@ -469,7 +469,7 @@ def test_the_figures_script_matches_simulate() -> None:
 def test_an_instinct_card_not_yet_shown_stays_hidden_from_a_raw_view() -> None:
     """A search's own state holds the Event being resolved even while it is the current
     player's alone (RULES §8); the rules must not read it for another seat."""
-    from deathangel.players.rulefeatures import Situation
+    from deathangel.players.rules.features import Situation
 
     st = build_state(
         [("Brother Leon", "L"), ("Brother Claudio", "R")],

@@ -12,7 +12,7 @@ that never asks about spawn colours never pays for them. Per-row values are list
 extra neutral entry at the end, so an option that names no marine (``done``) reads row ``-1``
 and gets 0 or an empty text without a test in the hot path.
 
-:data:`deathangel.players.rulevocab.VOCABULARY` names each of these values for rule files.
+:data:`deathangel.players.rules.vocab.VOCABULARY` names each of these values for rule files.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The bot never sees the game: each iteration deals what its seat cannot see at random
 (:func:`~deathangel.engine.forward.determinize`), plays one root option in that game, walks
 down a shallow tree of its own later decisions, rolls out with a fast rollout policy for a
-few rounds, and backs up :func:`~deathangel.players.value.position_value`.
+few rounds, and backs up :func:`~deathangel.players.search.value.position_value`.
 
 Why it is shaped this way (measured on solo games):
 
@@ -38,8 +38,8 @@ import deathangel.engine.decisions as d
 from deathangel.engine.defence import slays, swarm_strength
 from deathangel.engine.forward import determinize
 from deathangel.engine.observation import PileCounts, pile_counts
-from deathangel.players.greedy import GreedyPolicy, RolloutPolicy
-from deathangel.players.value import DEFAULT_WEIGHTS, ValueWeights, position_value
+from deathangel.players.search.greedy import GreedyPolicy, RolloutPolicy
+from deathangel.players.search.value import DEFAULT_WEIGHTS, ValueWeights, position_value
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
@@ -369,7 +369,7 @@ def policy_named(name: str) -> RolloutPolicy:
     if name == "greedy":
         return GreedyPolicy()
     from deathangel.errors import RuleFileError
-    from deathangel.players.rules import RuleSet
+    from deathangel.players.rules.player import RuleSet
 
     try:
         return RuleSet.load(name)

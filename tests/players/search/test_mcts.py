@@ -23,9 +23,9 @@ from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.randomness import ScriptedDie
 from deathangel.engine.state import GameState
 from deathangel.players.base import View
-from deathangel.players.greedy import GreedyPolicy
-from deathangel.players.mcts import MctsPlayer, _Edge, _Node, mcts
-from deathangel.players.value import ValueWeights, danger, position_value, progress
+from deathangel.players.search.greedy import GreedyPolicy
+from deathangel.players.search.mcts import MctsPlayer, _Edge, _Node, mcts
+from deathangel.players.search.value import ValueWeights, danger, position_value, progress
 from deathangel.plugins.strategies import StrategySpecError, parse_spec
 
 LOCATIONS = ("Dark Catacombs", "Hibernation Cluster", "Genestealer Lair")

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
 from deathangel.players.base import View
-from deathangel.players.ruleexpr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rulefeatures import Situation, Subject
-from deathangel.players.rulefile import RuleFile, read_rule_file, resolve, shipped_names
-from deathangel.players.rulevocab import VOCABULARY
+from deathangel.players.rules.expr import BOOL, NUMBER, Compiler, ExprError, div
+from deathangel.players.rules.features import Situation, Subject
+from deathangel.players.rules.file import RuleFile, read_rule_file, resolve, shipped_names
+from deathangel.players.rules.vocab import VOCABULARY
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option

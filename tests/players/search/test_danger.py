@@ -15,9 +15,9 @@ from deathangel.engine.game import card_table
 from deathangel.engine.lasting import SecondWind
 from deathangel.engine.observation import observe
 from deathangel.engine.state import LEFT, CardTable, GameState
-from deathangel.players.mcts import MctsPlayer
-from deathangel.players.rulefeatures import Situation
-from deathangel.players.value import danger
+from deathangel.players.rules.features import Situation
+from deathangel.players.search.mcts import MctsPlayer
+from deathangel.players.search.value import danger
 from deathangel.plugins.ruleset import load_ruleset
 
 

@@ -1,15 +1,15 @@
 """The names rule files may read: every value and function, with its type, the Python snippet
 that reads it (over the situation ``c`` and the option's subject ``o`` of
-:mod:`deathangel.players.rulefeatures`) and its help, which ``docs/strategies.md`` lists (a test
+:mod:`deathangel.players.rules.features`) and its help, which ``docs/strategies.md`` lists (a test
 keeps the two in step).
 
-Only these snippets, the operators of :mod:`deathangel.players.ruleexpr` and ``repr``-quoted
+Only these snippets, the operators of :mod:`deathangel.players.rules.expr` and ``repr``-quoted
 literals ever make up the code a rule set compiles.
 """
 
 from __future__ import annotations
 
-from deathangel.players.ruleexpr import BOOL, LIST, NUMBER, TEXT, Function, Variable
+from deathangel.players.rules.expr import BOOL, LIST, NUMBER, TEXT, Function, Variable
 
 VOCABULARY: dict[str, Variable | Function] = {}
 SECTIONS: list[tuple[str, list[str]]] = []
