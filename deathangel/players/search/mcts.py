@@ -30,6 +30,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from attrs import define, field
@@ -40,6 +42,9 @@ from deathangel.engine.forward import determinize
 from deathangel.engine.observation import PileCounts, pile_counts
 from deathangel.players.search.greedy import GreedyPolicy, RolloutPolicy
 from deathangel.players.search.value import DEFAULT_WEIGHTS, ValueWeights, position_value
+
+PositionValue = Callable[["GameState", "CardTable"], float]
+"""What a position is worth to the marines, 0–1 (the chance they win from it)."""
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
@@ -145,6 +150,7 @@ class MctsPlayer:
         policy: RolloutPolicy | None = None,
         rollout: RolloutPolicy | None = None,
         weights: ValueWeights = DEFAULT_WEIGHTS,
+        value: PositionValue | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -168,6 +174,11 @@ class MctsPlayer:
         self.rollout: RolloutPolicy = rollout if rollout is not None else self.policy
         """What plays the rollouts (and other seats' decisions in the tree's game)."""
         self.weights = weights
+        self.value: PositionValue = (
+            value if value is not None else partial(_progress_value, weights=weights)
+        )
+        """What a rollout cut short is worth: the hand-made progress value (with ``weights``)
+        or a learned model's :meth:`~deathangel.players.search.model.ValueModel.value`."""
         self.stats = SearchStats()
         self.last_values: dict[Option, float] = {}
         """The last search's mean value of each root option it tried, as its root edge backed
@@ -324,7 +335,7 @@ class MctsPlayer:
                 game.push(choice)
             else:
                 game.push(policy.choose(view, dec, prng))
-        value = position_value(state, game.table, self.weights)
+        value = self.value(state, game.table)
         _back_up(path, value)
         return value
 
@@ -388,6 +399,7 @@ def mcts(
     confidence: float = CONFIDENCE,
     policy: str = "default",
     rollout: str = "",
+    value: str = "progress",
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -404,6 +416,8 @@ def mcts(
     :param confidence: standard errors of the paired gain it must also clear
     :param policy: own choices kept unless beaten: greedy, or a rule set (name or file)
     :param rollout: policy that plays the rollouts, if not the same (greedy or a rule set)
+    :param value: what a rollout cut short is worth: progress (hand-made), or a value model
+        (a shipped one's name, or a JSON file from 'deathangel value fit')
     """
     own = policy_named(policy)
     return MctsPlayer(
@@ -417,7 +431,28 @@ def mcts(
         confidence,
         policy=own,
         rollout=policy_named(rollout) if rollout else own,
+        value=value_named(value),
     )
+
+
+def value_named(name: str) -> PositionValue | None:
+    """A position value by name: ``progress`` (``None``: the hand-made one), or a value
+    model (a shipped model's name or a JSON file).
+
+    :raises ValueError: for a model file that does not read, in one line.
+    """
+    if name == "progress":
+        return None
+    from deathangel.players.search.model import ValueModel, ValueModelError
+
+    try:
+        return ValueModel.load(name).value
+    except ValueModelError as exc:
+        raise ValueError(f"value: {exc}") from None
+
+
+def _progress_value(state: GameState, table: CardTable, *, weights: ValueWeights) -> float:
+    return position_value(state, table, weights)
 
 
 def _back_up(path: list[_Edge], value: float) -> None:
