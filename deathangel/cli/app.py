@@ -21,6 +21,7 @@ from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
 from deathangel.cli.tournament import tournament_cli
 from deathangel.cli.tune import tune_cli
+from deathangel.cli.value import value_app
 from deathangel.errors import DeathAngelError, PluginEffectError
 from deathangel.version import __version__
 
@@ -56,6 +57,7 @@ app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
 app.add_typer(plugins_app, name="plugins")
+app.add_typer(value_app, name="value")
 app.command("odds")(pipe_friendly(odds_cli))
 app.command("simulate")(pipe_friendly(simulate_cli))
 app.command("bench")(pipe_friendly(bench_cli))
