@@ -184,6 +184,9 @@ class MctsPlayer:
         """The last search's mean value of each root option it tried, as its root edge backed
         it up (for reports and tests: how the choice was made)."""
         self.last_visits: dict[Option, int] = {}
+        self.last_errors: dict[Option, float] = {}
+        """The standard error of each of :attr:`last_values` (over its sweeps): how sure the
+        search is of it."""
         """The last search's rollouts of each root option it tried: sequential halving gives
         the better options more."""
 
@@ -209,6 +212,14 @@ class MctsPlayer:
             stats.overruled += 1
             tally[1] += 1
         return choice
+
+    def analyse(self, observation: Observation, decision: Decision) -> Option:
+        """Search ``decision`` whatever it is (even one :meth:`choose` would answer without a
+        search) and return the choice; :attr:`last_values`, :attr:`last_visits` and
+        :attr:`last_errors` then hold its account of every option (for hints)."""
+        rng = random.Random(self._situation(observation, decision))
+        own = self.policy.choose(observation, decision, rng)
+        return self._search(observation, decision, own, rng, time.perf_counter())
 
     def _situation(self, observation: Observation, decision: Decision) -> str:
         """The seed of this decision's random stream: the bot's seed and where the game
@@ -284,6 +295,7 @@ class MctsPlayer:
         tried = [(o, root.edges[decision.kind, o]) for o in options if values[o]]
         self.last_values = {o: e.mean for o, e in tried}
         self.last_visits = {o: e.visits for o, e in tried}
+        self.last_errors = {o: _standard_error(values[o]) for o, _ in tried}
         best = max(survivors, key=lambda o: _mean(values[o]))
         if best == own or not self._clearly_better(values[best], values[own]):
             return own
@@ -462,6 +474,14 @@ def _back_up(path: list[_Edge], value: float) -> None:
     for e in path:
         e.visits += 1
         e.total += value
+
+
+def _standard_error(values: dict[int, float]) -> float:
+    n = len(values)
+    if n < 2:
+        return math.inf
+    mean = sum(values.values()) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values.values()) / (n - 1) / n)
 
 
 def _mean(values: dict[int, float]) -> float:
