@@ -35,6 +35,13 @@ def tune_cli(
         Path | None,
         typer.Option("--out", "-o", help="The winner's strategy file (default: SPACE.tuned.toml)."),
     ] = None,
+    finalists: Annotated[
+        int,
+        typer.Option(
+            "--finalists",
+            help="Best trials played again on fresh tuning seeds to choose the winner; 0: none.",
+        ),
+    ] = 3,
     confirm_games: Annotated[
         int,
         typer.Option(
@@ -64,7 +71,12 @@ def tune_cli(
     strategy file and plays it against the incumbent on the held-out seeds.
     """
     from deathangel.tournament.runner import make_backend
-    from deathangel.tournament.tune import read_space, run_study, write_strategy_file
+    from deathangel.tournament.tune import (
+        read_space,
+        reevaluate,
+        run_study,
+        write_strategy_file,
+    )
 
     space = read_space(space_file)
     study_path = study if study is not None else space_file.with_suffix(".study.db")
@@ -86,7 +98,29 @@ def tune_cli(
                 typer.echo(line)
         if summary.best_spec is None:
             raise DeathAngelError("no trial finished all its games: nothing to write")
-        write_strategy_file(out_path, summary.best_spec, summary, space)
+        spec = summary.best_spec
+        if finalists > 0:
+            ranked = reevaluate(
+                space, study_path, finalists=finalists, games=games, trial_games=games,
+                backend=backend,
+            )  # fmt: skip
+            spec = ranked[0].spec
+            if not quiet:
+                typer.echo(
+                    f"the best {len(ranked)} trial(s) again on {games} fresh tuning seeds "
+                    f"({space.seeds[0] + games}..{space.seeds[0] + 2 * games - 1}):"
+                )
+                for f in ranked:
+                    typer.echo(
+                        f"  #{f.trial.number:<3} {f.value:.4f} [{f.low:.4f}, {f.high:.4f}] "
+                        f"(on its own games {f.trial.value:.4f})"
+                    )
+                typer.echo(f"winner: trial {ranked[0].trial.number}")
+        note = (
+            f"Tuned by deathangel tune from {space.path.name} ({len(summary.trials)} trials, "
+            f"{space.objective} on seeds from {space.seeds[0]}).\n{spec}"
+        )
+        write_strategy_file(out_path, spec, note)
         if not quiet:
             typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
         if confirm_games > 0:

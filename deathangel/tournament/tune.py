@@ -608,12 +608,63 @@ def summarise(study: Any, objective: str) -> StudySummary:
     )
 
 
-# -- confirming and writing the winner -----------------------------------------------------------
+# -- choosing, confirming and writing the winner -------------------------------------------------
 
 
-def write_strategy_file(path: Path, spec: str, summary: StudySummary, space: SearchSpace) -> Path:
-    """Write the winner as a strategy file (``strategy`` and ``[parameters]``) any seat can
-    load (``--seat 2=bot:FILE.toml``); a tuned rule file is copied beside it."""
+@frozen
+class Finalist:
+    """A trial played again on fresh tuning seeds (none of its own games)."""
+
+    trial: TrialLine
+    spec: str
+    value: float
+    low: float
+    high: float
+    games: int
+
+
+def reevaluate(
+    space: SearchSpace,
+    study_path: str | Path,
+    *,
+    finalists: int,
+    games: int,
+    trial_games: int,
+    backend: Backend,
+) -> list[Finalist]:
+    """The best ``finalists`` complete trials, each played again on the same ``games`` fresh
+    tuning seeds (after the ``trial_games`` every trial played), best first.
+
+    The best of many noisy trials is, on average, luckier than it is good (the winner's
+    curse); its score on games it was not chosen on is an honest one.
+    """
+    optuna = _optuna()
+    study = open_study(space, Path(study_path))
+    complete = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    top = sorted(complete, key=lambda t: -t.value)[:finalists]
+    first = space.seeds[0] + trial_games
+    if first + games - 1 > space.seeds[1]:
+        raise TuneError(
+            f"re-evaluating on {games} fresh seeds needs seeds up to {first + games - 1}, "
+            f"past the tuning range's end {space.seeds[1]}"
+        )
+    summary = summarise(study, space.objective)
+    lines = {line.number: line for line in summary.trials}
+    key = study.user_attrs["bot_key"]
+    out = []
+    for t in top:
+        spec = str(t.user_attrs["spec"])
+        config = _config(space, spec, games, first, key)
+        outcomes = play_games(backend, config, range(games), space.objective)
+        mean, lo, hi = interval(outcomes, space.objective)
+        out.append(Finalist(lines[t.number], spec, mean, lo, hi, len(outcomes)))
+    return sorted(out, key=lambda f: -f.value)
+
+
+def write_strategy_file(path: Path, spec: str, note: str = "") -> Path:
+    """Write ``spec`` as a strategy file (``strategy`` and ``[parameters]``) any seat can load
+    (``--seat 2=bot:FILE.toml``), ``note`` as its opening comment; a tuned rule file is copied
+    beside it."""
     from deathangel.plugins.strategies import parse_spec
 
     parsed = parse_spec(spec)
@@ -623,13 +674,8 @@ def write_strategy_file(path: Path, spec: str, summary: StudySummary, space: Sea
         rules_copy = path.with_name(path.stem + ".rules.toml")
         rules_copy.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
         values["rules"] = rules_copy.name
-    best = summary.best
     lines = [
-        f"# Tuned by deathangel tune from {space.path.name}: trial {best.number if best else '?'},",
-        f"# {space.objective} {best.value:.4f} on {best.games} tuning games"
-        f" (seeds {space.seeds[0]}..{space.seeds[1]})."
-        if best
-        else "#",
+        *(f"# {line}" for line in note.splitlines()),
         f"strategy = {json.dumps(parsed.name)}",
         "",
         "[parameters]",
@@ -697,6 +743,7 @@ __all__ = [
     "open_study",
     "play_games",
     "read_space",
+    "reevaluate",
     "run_study",
     "rungs",
     "trial_spec",

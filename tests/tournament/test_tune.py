@@ -74,7 +74,7 @@ def test_the_tuner_recovers_a_sabotaged_weight(tmp_path: Path) -> None:
     # The same games (paired seeds, the study's bot key): clearly more locations reached.
     assert summary.best.value >= sabotage.mean_locations + 0.2
     # The winner is a strategy file a seat can load, with the tuned rule file beside it.
-    out = write_strategy_file(tmp_path / "tuned.toml", summary.best_spec or "", summary, space)
+    out = write_strategy_file(tmp_path / "tuned.toml", summary.best_spec or "", "tuned")
     again = simulate(1, 48, 100000, str(out), bot_key=summary.bot_key)
     assert again.mean_locations == pytest.approx(summary.best.value)
 
