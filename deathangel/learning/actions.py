@@ -46,7 +46,7 @@ from attrs import frozen
 
 from deathangel.engine.decisions import OPTION_ARGS, Decision, Option
 from deathangel.engine.state import SIDES, CardTable
-from deathangel.errors import DeathAngelError
+from deathangel.errors import DeathAngelError, IllegalChoiceError
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
@@ -95,9 +95,9 @@ class ActionTableError(DeathAngelError, ValueError):
     """An option the table has no index for, or two options of one decision sharing one."""
 
 
-class IllegalActionError(DeathAngelError, ValueError):
+class IllegalActionError(IllegalChoiceError):
     """An action index that is not among the pending decision's legal actions; nothing
-    changed."""
+    changed (the index form of the engine's :class:`IllegalChoiceError`)."""
 
 
 def max_rows(db: CardDatabase) -> int:

@@ -4,8 +4,9 @@ A masked random agent (uniform over the legal actions) plays whole episodes of
 :class:`~deathangel.learning.gym_env.DeathAngelEnv` as registered (``Dict`` observations,
 masks in ``info``), one process, one core, fixed seeds. A step is everything an agent waits
 for: the engine answering, the other seats' bots (none here: the agent plays every seat), the
-seat's observation, its encoding and the mask. The encoder is timed on its own as well, to
-give the share of the time spent encoding.
+seat's observation, its encoding and the mask. Three parts are timed on their own as well, to
+say what limits the speed: the engine (``Game.push``), the seat's observation
+(``Game.observation``, built by the engine) and the encoder.
 """
 
 from __future__ import annotations
@@ -35,31 +36,67 @@ class EnvRate:
     seconds: float
     encode_seconds: float
     """Of ``seconds``, the time inside the encoder."""
+    engine_seconds: float = 0.0
+    """Of ``seconds``, the time inside the engine answering the agent (``Game.push``)."""
+    observe_seconds: float = 0.0
+    """Of ``seconds``, the time the engine took to build the seat's observations."""
 
     @property
     def per_s(self) -> float:
         return self.steps / self.seconds if self.seconds > 0 else 0.0
 
+    def share(self, part: float) -> float:
+        return part / self.seconds if self.seconds > 0 else 0.0
+
     @property
     def encode_share(self) -> float:
-        return self.encode_seconds / self.seconds if self.seconds > 0 else 0.0
+        return self.share(self.encode_seconds)
+
+
+class _Clock:
+    """Time added up inside wrapped calls."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def timed(self, call: Any) -> Any:
+        def run(*args: Any) -> Any:
+            start = time.perf_counter()
+            result = call(*args)
+            self.seconds += time.perf_counter() - start
+            return result
+
+        return run
 
 
 class _TimedEncoder:
     """The environment's encoder, with the time spent in :meth:`encode` added up."""
 
-    def __init__(self, encoder: Any) -> None:
+    def __init__(self, encoder: Any, clock: _Clock) -> None:
         self._encoder = encoder
-        self.seconds = 0.0
+        self.encode = clock.timed(encoder.encode)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._encoder, name)
 
-    def encode(self, observation: Any) -> Any:
-        start = time.perf_counter()
-        vector = self._encoder.encode(observation)
-        self.seconds += time.perf_counter() - start
-        return vector
+
+class _TimedCore:
+    """The environment's core, making games whose ``push`` and ``observation`` are timed."""
+
+    def __init__(self, core: Any, engine: _Clock, observe: _Clock) -> None:
+        self._core = core
+        self._engine = engine
+        self._observe = observe
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._core, name)
+
+    def new_game(self, *args: Any, **kwargs: Any) -> Any:
+        game = self._core.new_game(*args, **kwargs)
+        # Instance attributes shadow the methods: only this environment's games are timed.
+        game.push = self._engine.timed(game.push)
+        game.observation = self._observe.timed(game.observation)
+        return game
 
 
 def bench_env(
@@ -75,8 +112,9 @@ def bench_env(
     rng = random.Random(seed)
     env.reset(seed=seed)  # a warm-up episode outside the timing: tables, first calls
     _play_episode(env, rng)
-    timed = _TimedEncoder(env.core.encoder)
-    env.core.encoder = timed  # type: ignore[assignment]
+    encode, engine, observe = _Clock(), _Clock(), _Clock()
+    env.core.encoder = _TimedEncoder(env.core.encoder, encode)  # type: ignore[assignment]
+    env.core = _TimedCore(env.core, engine, observe)  # type: ignore[assignment]
     steps = done = 0
     clock = time.perf_counter
     start = clock()
@@ -88,7 +126,9 @@ def bench_env(
             break
         if seconds is not None and clock() - start >= seconds:
             break
-    return EnvRate(players, steps, done, clock() - start, timed.seconds)
+    return EnvRate(
+        players, steps, done, clock() - start, encode.seconds, engine.seconds, observe.seconds
+    )
 
 
 def _play_episode(env: Any, rng: random.Random) -> int:
@@ -118,6 +158,8 @@ def env_figures(
         out[f"env_steps_{rate.players}p"] = rate.steps
         out[f"env_episodes_{rate.players}p"] = rate.episodes
         out[f"env_encode_share_{rate.players}p"] = round(rate.encode_share, 3)
+        out[f"env_engine_share_{rate.players}p"] = round(rate.share(rate.engine_seconds), 3)
+        out[f"env_observation_share_{rate.players}p"] = round(rate.share(rate.observe_seconds), 3)
     out["target_env_steps_per_s"] = TARGET_ENV_STEPS_PER_S
     out["target_env_met"] = rates[0].per_s >= TARGET_ENV_STEPS_PER_S
     return out
@@ -132,8 +174,10 @@ def env_lines(figures: dict[str, Any]) -> list[str]:
         label = f"{players} player{'s' if players > 1 else ' '}"
         lines.append(
             f"  {label}: {figures[f'env_steps_per_s_{players}p']:9.1f} steps/s  "
-            f"({figures[f'env_episodes_{players}p']} episodes, "
-            f"{100 * figures[f'env_encode_share_{players}p']:.0f}% of the time encoding)"
+            f"({figures[f'env_episodes_{players}p']} episodes; of the time: engine "
+            f"{100 * figures[f'env_engine_share_{players}p']:.0f}%, observation "
+            f"{100 * figures[f'env_observation_share_{players}p']:.0f}%, encoding "
+            f"{100 * figures[f'env_encode_share_{players}p']:.0f}%)"
         )
     verdict = "met" if figures["target_env_met"] else "NOT met"
     lines.append(

@@ -54,7 +54,8 @@ def test_bench_json_prints_every_figure() -> None:
     for players in (1, 4):  # the learning environment (deathangel.learning.bench)
         assert data[f"env_steps_per_s_{players}p"] > 0
         assert data[f"env_episodes_{players}p"] == 2
-        assert 0 < data[f"env_encode_share_{players}p"] < 1
+        for part in ("encode", "engine", "observation"):
+            assert 0 < data[f"env_{part}_share_{players}p"] < 1
     assert data["target_env_steps_per_s"] == 20000
     assert isinstance(data["target_env_met"], bool)
     for key in ("python", "python_implementation", "machine", "platform", "cpu_count"):

@@ -16,6 +16,8 @@ def test_bench_env_counts_the_steps_of_whole_episodes() -> None:
     assert rate.steps > 3 * 20  # a game of two seats takes dozens of decisions
     assert 0 < rate.encode_seconds < rate.seconds
     assert 0 < rate.encode_share < 1 and rate.per_s > 0
+    parts = rate.encode_seconds + rate.engine_seconds + rate.observe_seconds
+    assert rate.engine_seconds > 0 and rate.observe_seconds > 0 and parts < rate.seconds
 
 
 def test_env_figures_and_their_lines() -> None:
@@ -25,7 +27,7 @@ def test_env_figures_and_their_lines() -> None:
         assert figures[f"env_steps_{players}p"] > 0
     lines = env_lines(figures)
     assert lines[0] == "Gymnasium environment, a masked random agent playing every seat:"
-    assert lines[1].startswith("  1 player :") and "episodes" in lines[1]
+    assert lines[1].startswith("  1 player :") and "episodes; of the time: engine " in lines[1]
     assert lines[-1].startswith("  target (at least 20000 solo steps/s on one core): ")
 
 
