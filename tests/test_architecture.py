@@ -28,18 +28,32 @@ ALLOWED: dict[str, frozenset[str]] = {
     "players": frozenset({"engine", "cards", "base"}),
     "scenario": frozenset({"engine", "cards", "base"}),
     "plugins": frozenset({"players", "engine", "cards", "base"}),
-    "analysis": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
+    "learning": frozenset({"plugins", "players", "engine", "cards", "base"}),
+    "analysis": frozenset(
+        {"learning", "plugins", "players", "scenario", "engine", "cards", "base"}
+    ),
     "tournament": frozenset(
-        {"analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+        {"analysis", "learning", "plugins", "players", "scenario", "engine", "cards", "base"}
     ),
     "tui": frozenset(
-        {"tournament", "analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+        {
+            "tournament",
+            "analysis",
+            "learning",
+            "plugins",
+            "players",
+            "scenario",
+            "engine",
+            "cards",
+            "base",
+        }
     ),
     "cli": frozenset(
         {
             "tui",
             "tournament",
             "analysis",
+            "learning",
             "plugins",
             "players",
             "scenario",

@@ -29,12 +29,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from deathangel.analysis.simulate import bots, play_game, spec_bots
 from deathangel.engine.forward import determinize
 from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.engine.state import PLAYER_COUNTS
+from deathangel.learning.bench import env_figures
 from deathangel.plugins.strategies import (
     StrategyFactory,
     parse_spec,
@@ -120,6 +121,8 @@ class BenchReport:
     """Clones that did not stand at the same decision as their original (an engine bug)."""
     games_limit: int | None
     seconds_budget: float | None
+    env: dict[str, Any] = field(factory=dict)
+    """The learning environment's figures (:func:`deathangel.learning.bench.env_figures`)."""
 
     @property
     def solo(self) -> GamesRate:
@@ -160,6 +163,7 @@ class BenchReport:
             games_limit=self.games_limit,
             seconds_budget=self.seconds_budget,
         )
+        out.update(self.env)
         out.update(machine_info())
         return out
 
@@ -347,6 +351,7 @@ def run_bench(
     on_games: Callable[[GamesRate], None] | None = None,
     on_clones: Callable[[CloneRate, CloneRate, int], None] | None = None,
     on_determinize: Callable[[DeterminizeRate], None] | None = None,
+    on_env: Callable[[dict[str, Any]], None] | None = None,
 ) -> BenchReport:
     """Measure games/s for each player count 1–6, then clones/s (with twice the budget).
 
@@ -370,6 +375,9 @@ def run_bench(
     determinized = bench_determinize(games=games, seconds=seconds, seed=seed)
     if on_determinize is not None:
         on_determinize(determinized)
+    env = env_figures(episodes=games, seconds=seconds, seed=seed)
+    if on_env is not None:
+        on_env(env)
     return BenchReport(
         games=tuple(rates),
         round_start=start,
@@ -379,6 +387,7 @@ def run_bench(
         clone_mismatches=mismatches,
         games_limit=games,
         seconds_budget=seconds if games is not None or seconds is not None else DEFAULT_SECONDS,
+        env=env,
     )
 
 

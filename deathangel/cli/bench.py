@@ -2,13 +2,14 @@
 
 A thin command over :mod:`deathangel.analysis.bench`: random-bot games per second for 1–6 players,
 Game.clone() per second at round starts and mid-round, whether every game ended, and whether
-the target of 200 solo games per second is met. ``--profile`` adds what limits the speed.
+the target of 200 solo games per second is met; the learning environment's steps per second
+(:mod:`deathangel.learning.bench`). ``--profile`` adds what limits the speed.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -99,11 +100,11 @@ def bench_cli(
     ] = 0,
 ) -> None:
     """Measure random-bot games per second (1–6 players), Game.clone() and determinize()
-    per second.
+    per second, and the Gymnasium environment's steps per second.
 
-    One process, fixed seeds, about 14 s by default; says whether 200 solo games/s and
-    10,000 determinizations/s are met. With --strategy, time that strategy's decisions
-    instead.
+    One process, fixed seeds, about 17 s by default; says whether 200 solo games/s, 10,000
+    determinizations/s and 20,000 solo environment steps/s are met. With --strategy, time
+    that strategy's decisions instead.
     """
     if games is not None and games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
@@ -155,12 +156,19 @@ def bench_cli(
         for line in _determinize_lines(rate):
             typer.echo(line)
 
+    def show_env(figures: dict[str, Any]) -> None:
+        from deathangel.learning.bench import env_lines
+
+        for line in env_lines(figures):
+            typer.echo(line)
+
     report = run_bench(
         games=games,
         seconds=seconds,
         on_games=show_games,
         on_clones=show_clones,
         on_determinize=show_determinize,
+        on_env=show_env,
     )
     solo = report.solo.per_s
     verdict = "met" if report.target_met else "NOT met"

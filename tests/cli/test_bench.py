@@ -52,6 +52,13 @@ def test_bench_json_prints_every_figure() -> None:
     assert data["clone_mismatches"] == 0
     assert data["target_solo_games_per_s"] == 200
     assert isinstance(data["target_met"], bool)
+    for players in (1, 4):  # the learning environment (deathangel.learning.bench)
+        assert data[f"env_steps_per_s_{players}p"] > 0
+        assert data[f"env_episodes_{players}p"] == 2
+        for part in ("encode", "engine", "observation"):
+            assert 0 < data[f"env_{part}_share_{players}p"] < 1
+    assert data["target_env_steps_per_s"] == 20000
+    assert isinstance(data["target_env_met"], bool)
     for key in ("python", "python_implementation", "machine", "platform", "cpu_count"):
         assert key in data
     assert data["python"] == ".".join(map(str, sys.version_info[:3]))
@@ -82,6 +89,8 @@ def test_bench_text_reports_rates_target_and_profile() -> None:
     assert "mid-round:" in out
     assert "every clone stood at its original's decision" in out
     assert "target (at least 200 solo games/s on one core): " in out
+    assert "Gymnasium environment, a masked random agent playing every seat:" in out
+    assert "target (at least 20000 solo steps/s on one core): " in out
     assert "top 15 functions by cumulative time:" in out
     assert result.stderr == ""
 
