@@ -59,12 +59,14 @@ def play_positions(
     games: int,
     seed: int,
     *,
-    players: int = 1,
+    players: int | Sequence[int] = 1,
     strategy: str = "rules",
     bot_key: str | None = None,
     progress: Progress | None = None,
 ) -> Positions:
-    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and keep every round start."""
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and keep every round start;
+    with several player counts, game ``i`` has ``players[i % len(players)]`` seats."""
+    counts = [players] if isinstance(players, int) else list(players)
     spec = parse_spec(strategy)
     found = strategies()
     key = bot_key if bot_key is not None else new_bot_key()
@@ -73,8 +75,9 @@ def play_positions(
     game_ids: list[int] = []
     baseline: list[float] = []
     for i in range(games):
-        game = Game(GameConfig(players, seed=seed + i), checkpoints=False, forward=False)
-        bots = spec_bots([spec] * players, seed + i, found, key)
+        seats = counts[i % len(counts)]
+        game = Game(GameConfig(seats, seed=seed + i), checkpoints=False, forward=False)
+        bots = spec_bots([spec] * seats, seed + i, found, key)
         looks = [getattr(b, "observes", True) for b in bots]
         first = len(rows)
         last_round = -1

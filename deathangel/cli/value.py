@@ -37,7 +37,9 @@ def fit_cli(
     holdout_seed: Annotated[
         int, typer.Option("--holdout-seed", help="Seed of the first held-out game.")
     ] = 400000,
-    players: Annotated[int, typer.Option("--players", "-p", help="Seats, 1–6.")] = 1,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+    ] = "1",
     strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
     hidden: Annotated[
         str, typer.Option("--hidden", help="Hidden layer widths, e.g. 16 or 32,16; 0: logistic.")
@@ -48,12 +50,13 @@ def fit_cli(
     from deathangel.analysis.valuefit import fit, play_positions
 
     widths = _widths(hidden)
+    counts = _counts(players)
     if not (holdout_seed >= seed + games or holdout_seed + holdout <= seed):
         raise DeathAngelError("the held-out games' seeds overlap the training games' seeds")
-    train = _play(play_positions, games, seed, players, strategy, "training games")
-    test = _play(play_positions, holdout, holdout_seed, players, strategy, "held-out games")
+    train = _play(play_positions, games, seed, counts, strategy, "training games")
+    test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
     about = (
-        f"fitted on the round starts of {games} {players}-player games of {strategy!r} "
+        f"fitted on the round starts of {games} games of {strategy!r} for {players} player(s) "
         f"(seeds {seed}..{seed + games - 1}), hidden layers {list(widths) or 'none'}"
     )
     model = fit(train, hidden=widths, epochs=epochs, about=about)
@@ -68,7 +71,9 @@ def check_cli(
     model: Annotated[str, typer.Argument(help="A value model: a JSON file or a shipped name.")],
     games: Games = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 500000,
-    players: Annotated[int, typer.Option("--players", "-p", help="Seats, 1–6.")] = 1,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+    ] = "1",
     strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
 ) -> None:
     """Judge a value model on games: how well it predicts who wins, beside the hand-made one."""
@@ -76,7 +81,7 @@ def check_cli(
     from deathangel.players.search.model import ValueModel
 
     loaded = ValueModel.load(model)
-    test = _play(play_positions, games, seed, players, strategy, "games")
+    test = _play(play_positions, games, seed, _counts(players), strategy, "games")
     for line in comparison(test, loaded.chance, seed, games):
         typer.echo(line)
 
@@ -105,6 +110,20 @@ def _calibration(s: Scores) -> list[tuple[float, float, int]]:
     return list(s.calibration)
 
 
+def _counts(text: str) -> list[int]:
+    """``1``, ``1-6`` or ``1,3,5`` as player counts from 1 to 6."""
+    counts: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            counts += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise DeathAngelError(f"--players takes 1, 1-6 or 1,3,5, not {text!r}") from None
+    if not counts or any(not 1 <= c <= 6 for c in counts):
+        raise DeathAngelError(f"--players counts are from 1 to 6, not {text!r}")
+    return counts
+
+
 def _widths(text: str) -> tuple[int, ...]:
     try:
         widths = tuple(int(w) for w in text.split(",") if w.strip())
@@ -117,7 +136,9 @@ def _widths(text: str) -> tuple[int, ...]:
     return widths
 
 
-def _play(play: Any, games: int, seed: int, players: int, strategy: str, what: str) -> Positions:
+def _play(
+    play: Any, games: int, seed: int, players: list[int], strategy: str, what: str
+) -> Positions:
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
     if not sys.stderr.isatty():
