@@ -18,7 +18,7 @@ import typer
 from attrs import evolve
 
 from deathangel.cli.expansions import VariantOption, WithOption
-from deathangel.cli.options import IsolateOption
+from deathangel.cli.options import DaskOption, IsolateOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -135,21 +135,8 @@ def tournament_cli(
         bool,
         typer.Option("--resume", help="Go on with the tournament already in --db (or start it)."),
     ] = False,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers", "-w", help="Worker processes (default: every core; 0: this process)."
-        ),
-    ] = None,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            "--dask",
-            metavar="ADDRESS",
-            help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
-            "of --workers processes). Needs deathangel\\[cluster].",
-        ),
-    ] = None,
+    workers: WorkersOption = None,
+    dask: DaskOption = None,
     batch: Annotated[
         int, typer.Option("--batch", help="Game indices per task sent to a worker.")
     ] = 20,

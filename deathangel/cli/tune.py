@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from deathangel.cli.options import DaskOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -48,18 +49,8 @@ def tune_cli(
             "--confirm-games", help="Held-out games of the winner against the incumbent; 0: none."
         ),
     ] = 300,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers", "-w", help="Worker processes (default: every core; 0: this process)."
-        ),
-    ] = None,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            "--dask", metavar="ADDRESS", help="Play on a Dask cluster ('local': a LocalCluster)."
-        ),
-    ] = None,
+    workers: WorkersOption = None,
+    dask: DaskOption = None,
     seed: Annotated[
         int | None, typer.Option("--sampler-seed", help="Seed of the sampler (default: fresh).")
     ] = None,
