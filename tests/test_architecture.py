@@ -28,10 +28,39 @@ ALLOWED: dict[str, frozenset[str]] = {
     "players": frozenset({"engine", "cards", "base"}),
     "scenario": frozenset({"engine", "cards", "base"}),
     "plugins": frozenset({"players", "engine", "cards", "base"}),
-    "analysis": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
-    "tui": frozenset({"analysis", "plugins", "players", "scenario", "engine", "cards", "base"}),
+    "learning": frozenset({"plugins", "players", "engine", "cards", "base"}),
+    "analysis": frozenset(
+        {"learning", "plugins", "players", "scenario", "engine", "cards", "base"}
+    ),
+    "tournament": frozenset(
+        {"analysis", "learning", "plugins", "players", "scenario", "engine", "cards", "base"}
+    ),
+    "tui": frozenset(
+        {
+            "tournament",
+            "analysis",
+            "learning",
+            "plugins",
+            "players",
+            "scenario",
+            "engine",
+            "cards",
+            "base",
+        }
+    ),
     "cli": frozenset(
-        {"tui", "analysis", "plugins", "players", "scenario", "engine", "cards", "base"}
+        {
+            "tui",
+            "tournament",
+            "analysis",
+            "learning",
+            "plugins",
+            "players",
+            "scenario",
+            "engine",
+            "cards",
+            "base",
+        }
     ),
     "api": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
     "main": frozenset({"cli"}),

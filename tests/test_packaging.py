@@ -55,7 +55,7 @@ def test_wheel_contains_every_card_file(wheel: Path) -> None:
     assert shipped == expected
     assert "deathangel/py.typed" in names
     # The rules strategy's shipped rule sets are package data too.
-    assert "deathangel/players/rulesets/default.toml" in names
+    assert "deathangel/players/rules/rulesets/default.toml" in names
 
 
 def dependencies(folder: Path) -> Path:

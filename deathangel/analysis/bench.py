@@ -61,8 +61,14 @@ GOALS: dict[str, float] = {
     "games_per_s_1p": 3000.0,
     "determinizations_per_s": 50_000.0,
     "clones_per_s_mid_round": 40_000.0,
+    "env_steps_per_s_1p": 20_000.0,
 }
-"""Issue 19's goals on one core (figures measured on the machine the issue was written on)."""
+"""Issue 19's goals on one core (figures measured on the machine the issue was written on),
+and issue 18's for the learning environment."""
+
+
+class Skipped(Exception):
+    """A group that cannot run here (an optional extra is missing): the message says why."""
 
 
 @frozen
@@ -285,7 +291,7 @@ def measure_search(budget: Budget) -> Mapping[str, Sample]:
     rules policy) choosing at every fifth decision of solo and 2-player random-bot games, in
     turn: rollouts per CPU second of its thinking. A choice that is not one of the options
     is a problem."""
-    from deathangel.players.mcts import mcts
+    from deathangel.players.search.mcts import mcts
 
     pool = [o for o in observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
     n = problems = iterations = 0
@@ -355,6 +361,41 @@ add_group(
 )
 
 
+def measure_env(players: int) -> Callable[[Budget], Mapping[str, Sample]]:
+    """The Gymnasium environment's steps with a masked random agent playing every seat
+    (:func:`deathangel.learning.bench.bench_env`: whole episodes, seeds from 0; its own
+    clock, the wall's); a group skipped without the ``rl`` extra."""
+
+    def measure(budget: Budget) -> Mapping[str, Sample]:
+        from deathangel.learning.bench import bench_env
+        from deathangel.learning.extra import MissingExtraError
+
+        try:
+            rate = bench_env(players, episodes=budget.units, seconds=budget.seconds)
+        except MissingExtraError as exc:
+            raise Skipped(str(exc)) from None
+        return {f"env_steps_per_s_{players}p": Sample(rate.steps, rate.seconds)}
+
+    return measure
+
+
+for _players in (1, 4):
+    add_group(
+        Group(
+            f"env_{_players}p",
+            "Gymnasium environment, a masked random agent playing every seat",
+            (
+                FigureSpec(
+                    f"env_steps_per_s_{_players}p",
+                    "steps/s",
+                    f"{_players} player" + ("s" if _players > 1 else ""),
+                ),
+            ),
+            measure_env(_players),
+        )
+    )
+
+
 # -- a run ---------------------------------------------------------------------------------------
 
 
@@ -365,6 +406,8 @@ class BenchReport:
     figures: tuple[Figure, ...]
     repeats: int
     budget: Budget
+    skipped: tuple[tuple[str, str], ...] = ()
+    """Groups that could not run here, each with why (``(group, reason)``)."""
 
     def figure(self, name: str) -> Figure:
         return next(f for f in self.figures if f.spec.name == name)
@@ -381,6 +424,7 @@ class BenchReport:
             "work_per_repeat": self.budget.units,
             "seconds_per_repeat": self.budget.seconds,
             "goals": dict(GOALS),
+            "skipped": dict(self.skipped),
             "machine": machine_info(),
         }
 
@@ -391,10 +435,11 @@ def run_bench(
     repeats: int = DEFAULT_REPEATS,
     budget: Budget | None = None,
     on_figure: Callable[[Figure], None] | None = None,
+    on_skip: Callable[[str, str], None] | None = None,
 ) -> BenchReport:
     """Run each group (all of :data:`GROUPS` by default) ``repeats`` times with ``budget``
     per repeat (default :data:`DEFAULT_SECONDS` of CPU time); ``on_figure`` is called as
-    each figure is done (live output).
+    each figure is done (live output), ``on_skip`` with a group that cannot run here and why.
 
     :raises ValueError: for an unknown group or fewer than one repeat.
     """
@@ -406,16 +451,23 @@ def run_bench(
             raise ValueError(f"no figure group {name!r}; groups are {', '.join(GROUPS)}")
     budget = budget if budget is not None else Budget(seconds=DEFAULT_SECONDS)
     figures: list[Figure] = []
+    skipped: list[tuple[str, str]] = []
     for name in names:
         group = GROUPS[name]
-        group.measure(Budget(units=1))  # warm-up outside the figures: tables, first calls
+        try:
+            group.measure(Budget(units=1))  # warm-up outside the figures: tables, first calls
+        except Skipped as why:
+            skipped.append((name, str(why)))
+            if on_skip is not None:
+                on_skip(name, str(why))
+            continue
         runs = [group.measure(budget) for _ in range(repeats)]
         for spec in group.figures:
             figure = Figure(spec, group.name, tuple(r[spec.name] for r in runs))
             figures.append(figure)
             if on_figure is not None:
                 on_figure(figure)
-    return BenchReport(tuple(figures), repeats, budget)
+    return BenchReport(tuple(figures), repeats, budget, tuple(skipped))
 
 
 def machine_info() -> dict[str, Any]:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import frozen
 
 import deathangel.engine.decisions as d
-from deathangel.engine.core import GameOver
+from deathangel.engine.core import EngineFlow, GameOver
 from deathangel.engine.decisions import Decision, Flow, Option
 from deathangel.engine.randomness import DIE_FACES, FACE_COUNT, Die, Streams
 from deathangel.engine.rounds import Engine
@@ -84,7 +84,7 @@ class OddsError(DeathAngelError, ValueError):
 # -- the replaying die and engine ------------------------------------------------------------
 
 
-class _NeedFace(Exception):
+class _NeedFace(EngineFlow):
     """The die was asked for a face beyond the replayed ones."""
 
 

@@ -29,7 +29,7 @@ from attrs import frozen
 
 from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
-from deathangel.errors import DeathAngelError, IllegalChoiceError
+from deathangel.errors import DeathAngelError, IllegalChoiceError, PluginEffectError
 from deathangel.players.base import end_game, observes, start_game, uses_forward_model
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
 from deathangel.plugins.isolation import MakeBot
@@ -181,7 +181,11 @@ def play_out(
                 f"{option!r}, which is not legal for {decision.kind} (game seed {config.seed}, "
                 f"round {game.state.round}, phase {game.state.phase}); legal: {legal}"
             )
-        push(option)
+        try:
+            push(option)
+        except PluginEffectError as exc:  # free until raised (zero-cost try, Python 3.11)
+            exc.in_game(f"game seed {config.seed}")
+            raise
         count += 1
         if count >= max_decisions:
             raise DeathAngelError(

@@ -322,7 +322,13 @@ BASE_EFFECTS: tuple[EffectSpec, ...] = (
     # -- terrain ---------------------------------------------------------------------------
     _spec("take_artefact", "terrain", "Take this card; discard it later to make a defence miss."),
     _spec("use_control_panel", "terrain", "Resolve the current location's control-panel ability."),
-    _spec("door_token", "terrain", "Place 1 support token on this Door."),
+    _spec(
+        "door_token",
+        "terrain",
+        "Place 1 support token on this card; before travelling, the current player may slay 1 "
+        "genestealer anywhere per token on it. The effect makes the card a Door, whatever its "
+        "name.",
+    ),
     _spec(
         "promethium_blast",
         "terrain",

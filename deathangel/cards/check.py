@@ -256,6 +256,18 @@ def _check_effect(
             f"effect {effect.name!r} works at {spec.timing!r}, which {where} cannot use "
             f"(allowed: {_one_of(sorted(allowed))})",
         )
+    # Unknown names first: a misspelt parameter (``upto``) is also a missing one (``up_to``),
+    # and only the unknown name can say "did you mean".
+    for key in effect.params:
+        if key not in spec.params:
+            expected = _one_of(spec.params) or "none"
+            _fail(
+                origin.file,
+                origin.label,
+                (*path, key),
+                f"effect {effect.name!r} has no parameter {key!r}{_hint(key, spec.params)} "
+                f"(its parameters: {expected})",
+            )
     missing = [p for p in spec.params if p not in effect.params]
     if missing:
         _fail(
@@ -265,17 +277,7 @@ def _check_effect(
             f"effect {effect.name!r} requires parameter {missing[0]!r} ({spec.params[missing[0]]})",
         )
     for key, value in effect.params.items():
-        kind = spec.params.get(key)
-        if kind is None:
-            expected = _one_of(spec.params) or "none"
-            _fail(
-                origin.file,
-                origin.label,
-                (*path, key),
-                f"effect {effect.name!r} has no parameter {key!r}{_hint(key, spec.params)} "
-                f"(its parameters: {expected})",
-            )
-        problem = _param_problem(kind, value, names)
+        problem = _param_problem(spec.params[key], value, names)
         if problem:
             _fail(origin.file, origin.label, (*path, key), problem)
 

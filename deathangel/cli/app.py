@@ -11,6 +11,7 @@ import typer
 from deathangel.cli.bench import bench_cli
 from deathangel.cli.cards import cards_app
 from deathangel.cli.odds import odds_cli
+from deathangel.cli.output import pipe_friendly
 from deathangel.cli.play import play_cli
 from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
@@ -19,7 +20,9 @@ from deathangel.cli.scenario import scenario_app
 from deathangel.cli.simulate import simulate_cli
 from deathangel.cli.strategies import strategies_app
 from deathangel.cli.tournament import tournament_cli
-from deathangel.errors import DeathAngelError
+from deathangel.cli.tune import tune_cli
+from deathangel.cli.value import value_app
+from deathangel.errors import DeathAngelError, PluginEffectError
 from deathangel.version import __version__
 
 
@@ -49,17 +52,20 @@ def _root(
     """Space Hulk: Death Angel — play, simulate and study the co-op card game."""
 
 
+# Output piped into `head` ends every command as it ends any Unix tool (cli/output.py).
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
 app.add_typer(plugins_app, name="plugins")
-app.command("odds")(odds_cli)
-app.command("simulate")(simulate_cli)
-app.command("bench")(bench_cli)
-app.command("play")(play_cli)
-app.command("replay")(replay_cli)
-app.command("tournament")(tournament_cli)
-app.command("report")(report_cli)
+app.add_typer(value_app, name="value")
+app.command("odds")(pipe_friendly(odds_cli))
+app.command("simulate")(pipe_friendly(simulate_cli))
+app.command("bench")(pipe_friendly(bench_cli))
+app.command("play")(pipe_friendly(play_cli))
+app.command("replay")(pipe_friendly(replay_cli))
+app.command("tournament")(pipe_friendly(tournament_cli))
+app.command("report")(pipe_friendly(report_cli))
+app.command("tune")(pipe_friendly(tune_cli))
 
 
 def main() -> None:
@@ -70,9 +76,27 @@ def main() -> None:
     """
     try:
         app(args=optional_value(sys.argv[1:], "play", "--resume"), prog_name="deathangel")
+    except PluginEffectError as exc:
+        print(f"error: {exc}{_traceback_kept(exc)}", file=sys.stderr)
+        raise SystemExit(1) from None
     except DeathAngelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def _traceback_kept(exc: PluginEffectError) -> str:
+    """Keep the plugin's traceback in a log file for its author; the words that say where
+    (the player's line stays one line)."""
+    import traceback
+
+    from deathangel.tui.saves import keep_traceback
+
+    text = f"deathangel {__version__}\n{exc}\n\n" + "".join(traceback.format_exception(exc))
+    try:
+        path = keep_traceback(text, f"plugin-{exc.plugin.split()[0].strip(chr(39))}")
+    except OSError as err:
+        return f"; its traceback could not be kept: {err.strerror or err}"
+    return f"; traceback for the plugin's author in {path}"
 
 
 def optional_value(args: Sequence[str], command: str, option: str) -> list[str]:

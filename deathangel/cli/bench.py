@@ -103,7 +103,8 @@ def bench_cli(
     ] = 0,
 ) -> None:
     """Measure every speed figure: random-bot games per second (1–6 players), Game.clone()
-    and determinize() per second, search rollouts per second.
+    and determinize() per second, search rollouts per second, and the learning
+    environment's steps per second (with the rl extra).
 
     Each group of figures runs --repeats times (default 5) for --seconds of CPU time each
     (default 0.4; about 30 s in all), with fixed seeds; a figure is the median of its
@@ -182,7 +183,10 @@ def _run(budget: Budget, repeats: int, only: list[str] | None, quiet: bool) -> B
             typer.echo(title + ":")
         typer.echo(_figure_line(figure, GOALS.get(figure.spec.name)))
 
-    return run_bench(groups=only, repeats=repeats, budget=budget, on_figure=show)
+    def skip(group: str, why: str) -> None:
+        typer.echo(f"{GROUPS[group].title}: skipped, {why}")
+
+    return run_bench(groups=only, repeats=repeats, budget=budget, on_figure=show, on_skip=skip)
 
 
 def _compared(

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from deathangel.cards.facts import CardFacts, CardRow, card_rows, find_facts
-from deathangel.errors import CardDataError, DeathAngelError, UnknownCardError
+from deathangel.errors import CardDataError, DeathAngelError, PluginError, UnknownCardError
 
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
@@ -65,7 +65,12 @@ def _load(
     from deathangel.cards.manifest import CardSource, Join
     from deathangel.engine.effects.dispatch import CardAbilities
     from deathangel.plugins.manager import plugin_manager
-    from deathangel.plugins.ruleset import card_sources, plugin_catalogue, plugin_implementations
+    from deathangel.plugins.ruleset import (
+        card_sources,
+        plugin_catalogue,
+        plugin_implementations,
+        plugins_text,
+    )
 
     for folder in [*(dirs or ()), *paths]:
         # An empty folder is a mistyped path far more often than an empty expansion.
@@ -86,11 +91,19 @@ def _load(
                 sources.append(read_source(str(path), [path], joins))
             else:
                 sources.append(CardSource(str(path), (read_file(path),), joins))
-    db = load_database([], catalogue=catalogue, sources=sources)
+    try:
+        db = load_database([], catalogue=catalogue, sources=sources)
+    except CardDataError as exc:
+        if not with_:
+            raise
+        # A card checked against the others (an effect's parameters, a duplicate name): the
+        # plugins named are to blame, as when a game loads them.
+        raise PluginError(f"{plugins_text(pm)}: {exc}") from None
     if with_:
         # Every effect a card names must be implemented, with its timing's arguments.
         implementations, owners = plugin_implementations(pm)
-        CardAbilities.with_implementations(db, catalogue, implementations, owners)
+        labels = {effect: pm.label(name) for effect, name in owners.items()}
+        CardAbilities.with_implementations(db, catalogue, implementations, labels)
     return db
 
 

@@ -1,4 +1,5 @@
-"""The options the commands that seat bots share: ``--bot-key`` and ``--isolate``."""
+"""The options several commands share: ``--bot-key`` and ``--isolate`` (where bots are
+seated), ``--workers`` and ``--dask`` (where games are played on a tournament's backends)."""
 
 from __future__ import annotations
 
@@ -20,5 +21,20 @@ IsolateOption = Annotated[
         "--isolate",
         help="Run each bot in a process of its own that receives only its seat's view and "
         "the decision, as data (for bots you do not trust).",
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", "-w", help="Worker processes (default: every core; 0: this process)."
+    ),
+]
+DaskOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        metavar="ADDRESS",
+        help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
+        "of --workers processes). Needs deathangel\\[cluster].",
     ),
 ]

@@ -109,6 +109,14 @@ def play_cli(
     variant: VariantOption = None,
     isolate: IsolateOption = False,
     bot_key: BotKeyOption = None,
+    hints: Annotated[
+        bool,
+        typer.Option(
+            "--hints",
+            help="Show the search's estimate of every option at each of your decisions "
+            "(type hint at any prompt for one).",
+        ),
+    ] = False,
 ) -> None:
     """Play Space Hulk: Death Angel at this terminal.
 
@@ -147,6 +155,7 @@ def play_cli(
             ruleset=ruleset_of(with_, variant),
             isolate=isolate,
             bot_key=bot_key,
+            hints=hints,
         )
     except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
         typer.echo("\nStopped before the game began.")

@@ -1,8 +1,8 @@
 """``deathangel tournament [CONFIG.toml]``: play entries against the same seeds, store every
 game in SQLite, resume after any stop.
 
-A thin command over :func:`deathangel.analysis.runner.run_tournament`. The tournament comes
-from a TOML file (see :mod:`deathangel.analysis.tournament`), from flags for a quick run, or
+A thin command over :func:`deathangel.tournament.runner.run_tournament`. The tournament comes
+from a TOML file (see :mod:`deathangel.tournament.tournament`), from flags for a quick run, or
 from both (a flag replaces the file's value). A progress bar on a terminal, a line every ten
 seconds otherwise (a log), nothing with ``--quiet``.
 """
@@ -18,12 +18,12 @@ import typer
 from attrs import evolve
 
 from deathangel.cli.expansions import VariantOption, WithOption
-from deathangel.cli.options import IsolateOption
+from deathangel.cli.options import DaskOption, IsolateOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.analysis.runner import Progress, RunSummary
-    from deathangel.analysis.tournament import TournamentConfig
+    from deathangel.tournament.runner import Progress, RunSummary
+    from deathangel.tournament.tournament import TournamentConfig
 
 EXIT_INTERRUPTED = 130
 
@@ -59,7 +59,7 @@ def tournament_data(
     variants: list[str] | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """The file's tables with the flags laid over them, and the folder specs are read from."""
-    from deathangel.analysis.tournament import read_config_file
+    from deathangel.tournament.tournament import read_config_file
 
     data: dict[str, Any] = {}
     base = None
@@ -135,21 +135,8 @@ def tournament_cli(
         bool,
         typer.Option("--resume", help="Go on with the tournament already in --db (or start it)."),
     ] = False,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers", "-w", help="Worker processes (default: every core; 0: this process)."
-        ),
-    ] = None,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            "--dask",
-            metavar="ADDRESS",
-            help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
-            "of --workers processes). Needs deathangel\\[cluster].",
-        ),
-    ] = None,
+    workers: WorkersOption = None,
+    dask: DaskOption = None,
     batch: Annotated[
         int, typer.Option("--batch", help="Game indices per task sent to a worker.")
     ] = 20,
@@ -185,8 +172,8 @@ def tournament_cli(
 
     Then: deathangel report RESULTS.db
     """
-    from deathangel.analysis.runner import run_tournament
-    from deathangel.analysis.tournament import build_config
+    from deathangel.tournament.runner import run_tournament
+    from deathangel.tournament.tournament import build_config
 
     data, base = tournament_data(
         config_file,
@@ -256,7 +243,7 @@ def summary_lines(summary: RunSummary, config: TournamentConfig, db: Path) -> li
 
 
 def sprt_line(summary: RunSummary, config: TournamentConfig) -> str:
-    from deathangel.analysis.report import describe_sprt
+    from deathangel.tournament.report import describe_sprt
 
     assert summary.sprt is not None and config.sprt is not None
     a, b = (e.name for e in config.entries)

@@ -62,7 +62,7 @@ class Abilities(Sealed, Generic[E]):
 
     def __init__(self) -> None:
         self.terrain_effects: dict[str, TerrainEffect] = {
-            "door_token": door_token,
+            DOOR_EFFECT: door_token,
             "seal_chimney": seal_chimney,
             "promethium_blast": promethium_blast,
         }
@@ -212,6 +212,18 @@ def _terrain_at(engine: RulesEngine, name: str) -> tuple[int, int, int] | None:
                 if t.name == name:
                     return row, side, i
     return None
+
+
+DOOR_EFFECT = "door_token"
+"""The effect that makes a terrain card a Door: activating it puts a support token on it, and
+its tokens slay genestealers before travel (RULES §10 step 1). Both halves belong to the card,
+so a terrain card of any name with this effect is a Door."""
+
+
+def is_door(table: CardTable, terrain: str) -> bool:
+    """Whether the terrain card of that name is a Door (see :data:`DOOR_EFFECT`)."""
+    effect = table.terrain[terrain].effect
+    return effect is not None and effect.name == DOOR_EFFECT
 
 
 def door_token(engine: RulesEngine, marine: str, terrain: str) -> Flow:

@@ -57,7 +57,13 @@ def deal_marines(st: GameState, db: CardDatabase, streams: Streams, tokens: int)
     st.supply = db.support_tokens - tokens * len(marines)
 
 
-class GameOver(Exception):
+class EngineFlow(Exception):
+    """An exception the engine's own machinery raises through card effects (the game ending,
+    an odds enumeration asking for a die face, a forward model that cannot replay): never a
+    card's fault, so a plugin's effect it passes through is not blamed for it."""
+
+
+class GameOver(EngineFlow):
     """Raised by the atomic effect that ends the game; ``state.outcome`` says how."""
 
 

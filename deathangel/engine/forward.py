@@ -28,6 +28,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from deathangel.engine.core import EngineFlow
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.randomness import Die, Streams, shuffle
 from deathangel.engine.rounds import Engine
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from deathangel.engine.state import CardTable, GameState
 
 
-class ForwardModelError(DeathAngelError, RuntimeError):
+class ForwardModelError(DeathAngelError, RuntimeError, EngineFlow):
     """An observation that cannot be turned into a game (no forward data, or inconsistent)."""
 
 

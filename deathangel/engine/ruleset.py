@@ -43,6 +43,12 @@ class Ruleset:
     """The plugin manager that built it, if any: where the strategies its plugins offer are
     found (typed loosely: the engine knows nothing of plugins)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        # Immutable and meant to be shared: a deep copy (Gymnasium copies the keyword
+        # arguments of every environment it makes) is the ruleset itself, not a copy of
+        # the plugins' modules behind it, which cannot be copied.
+        return self
+
     def describe(self) -> str:
         """``base game`` or ``base game + hive (1.0); variants defence=easier``: for people."""
         text = "base game" + "".join(f" + {n} ({v})" for n, v in self.plugins)

@@ -2,6 +2,6 @@
 
 from deathangel.players.base import Player
 from deathangel.players.random import RandomPlayer
-from deathangel.players.rules import RuleSet, RulesPlayer
+from deathangel.players.rules.player import RuleSet, RulesPlayer
 
 __all__ = ["Player", "RandomPlayer", "RuleSet", "RulesPlayer"]

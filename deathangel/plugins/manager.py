@@ -180,10 +180,7 @@ def _add(pm: PluginManager, plugin: object, info: PluginInfo) -> None:
         raise PluginError(f"plugin {info.label()}: {exc}") from None
     assert isinstance(manifest, Manifest)
     if manifest.api != hookspecs.API_VERSION:
-        raise PluginError(
-            f"plugin {info.label()}: written for hook API {manifest.api}; this deathangel "
-            f"speaks API {hookspecs.API_VERSION}"
-        )
+        raise PluginError(f"plugin {info.label()}: {_api_mismatch(manifest.api)}")
     pm.manifests[info.name] = manifest
     try:
         pm.register(plugin, name=info.name)
@@ -192,6 +189,21 @@ def _add(pm: PluginManager, plugin: object, info: PluginInfo) -> None:
     except (pluggy.PluginValidationError, ValueError) as exc:
         pm.infos.pop(info.name, None)
         raise PluginError(f"plugin {info.label()}: {_first_line(exc)}") from None
+
+
+def _api_mismatch(api: int) -> str:
+    """Why a plugin's hook API is refused, and what its user can do: the remedy differs by
+    which side is behind (the plugin for an older API, deathangel for a newer one)."""
+    ours = hookspecs.API_VERSION
+    if api < ours:
+        return (
+            f"written for hook API {api}, older than this deathangel's API {ours}: the "
+            f"plugin needs a release for API {ours}, or use a deathangel that speaks API {api}"
+        )
+    return (
+        f"written for hook API {api}, newer than this deathangel's API {ours}: upgrade "
+        f"deathangel (pip install --upgrade deathangel)"
+    )
 
 
 def _first_line(exc: BaseException) -> str:

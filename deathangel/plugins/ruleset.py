@@ -159,13 +159,14 @@ def _build(pm: PluginManager, pairs: Sequence[tuple[str, str]]) -> Ruleset:
         db = load_database([], catalogue=catalogue, sources=sources, remove=chosen.remove)
     except CardDataError as exc:
         # A card that does not fit with another plugin's, or a variant's removal.
-        raise PluginError(f"{_plugins_text(pm)}: {exc}") from None
+        raise PluginError(f"{plugins_text(pm)}: {exc}") from None
     _check_final_location(db, chosen)
     implementations, owners = plugin_implementations(pm)
+    labels = {effect: pm.label(name) for effect, name in owners.items()}
     try:
-        abilities = CardAbilities.with_implementations(db, catalogue, implementations, owners)
+        abilities = CardAbilities.with_implementations(db, catalogue, implementations, labels)
     except CardDataError as exc:
-        raise PluginError(f"{_plugins_text(pm)}: {exc}") from None
+        raise PluginError(f"{plugins_text(pm)}: {exc}") from None
     return Ruleset(
         db=db,
         abilities=abilities,
@@ -200,7 +201,7 @@ def plugin_implementations(
     return implementations, owners
 
 
-def _plugins_text(pm: PluginManager) -> str:
+def plugins_text(pm: PluginManager) -> str:
     """Who to blame for a problem between cards: the one plugin, or every plugin named (the
     file in the message says which)."""
     names = [pm.label(name) for name, _ in pm.plugins() if name != BASE]

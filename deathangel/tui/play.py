@@ -55,7 +55,7 @@ from deathangel.engine.game import (
 from deathangel.engine.phases.event import EVENT_HEADER
 from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
-from deathangel.errors import DeathAngelError, SaveFileError
+from deathangel.errors import DeathAngelError, PluginEffectError, SaveFileError
 from deathangel.players.base import observes, replays_on_resume
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
 from deathangel.plugins.isolation import MakeBot, isolated_bots
@@ -103,6 +103,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("board", "draw the board again"),
     ("cards", "list the cards in play; cards NAME shows one card"),
     ("log", f"what happened: the last {LOG_TAIL} lines, every die roll with its reason; log all"),
+    ("hint", "what the search thinks of each option (from your seat's view); Ctrl-C stops it"),
     ("save [FILE]", "save now (the game is saved after every decision anyway); save FILE --force"),
     ("quit", "leave the game; it is saved, and the command to continue it is shown"),
 )
@@ -367,6 +368,7 @@ class PlaySession:
         log_shown: int = 0,
         pm: Any = None,
         bot_key: str | None = None,
+        hints: bool = False,
     ) -> None:
         """``seats`` maps every seat (1..players) to ``"human"`` or ``"bot:NAME"``; ``bots``
         defaults to :func:`make_bots`, seeded under ``bot_key`` (a fresh key when ``None``),
@@ -384,6 +386,9 @@ class PlaySession:
         self.answers = answers
         self.save_path = Path(save_path) if save_path is not None else None
         self.bot_key = bot_key if bot_key is not None else new_bot_key()
+        self.hints = hints
+        """Show the search's hint at every decision of a person (``--hints``)."""
+        self._hint_seed = random.getrandbits(63)
         self.bots = (
             dict(bots) if bots is not None else make_bots(game, self.seats, key=self.bot_key, pm=pm)
         )
@@ -522,7 +527,21 @@ class PlaySession:
                 return self._stop("interrupted", EXIT_INTERRUPTED, "interrupted").result
             except Hangup:
                 return self._hung_up()
+            except PluginEffectError as exc:
+                exc.in_game(f"game seed {self.game.config.seed}")
+                self._kept_message()
+                raise
         return PlayResult("over", EXIT_OK)
+
+    def _kept_message(self) -> None:
+        """A plugin's effect failed part-way through a decision: the game in memory is
+        half-changed and must not be saved; the file holds it as it was before that decision
+        (saved after the one before), to continue once the plugin is fixed."""
+        if self.save_path is not None and self.save_path.exists():
+            self.say(
+                f"The game is kept as it was before that decision in {self.save_path}; "
+                f"continue it with: {resume_command(self.save_path)}"
+            )
 
     def _hung_up(self) -> PlayResult:
         """Save first: the terminal may be gone, and writing to it may fail."""
@@ -623,6 +642,8 @@ class PlaySession:
         self._flush(self._viewer)
         self._board(self._viewer)
         self._menu(decision)
+        if self.hints:
+            self._hint(decision)
         while True:
             answer = self.answers.ask(self._prompt(decision))
             if answer is None:
@@ -697,6 +718,7 @@ class PlaySession:
             "log": self._log_command,
             "save": self._save_command,
             "quit": self._quit_command,
+            "hint": self._hint_command,
         }.get(command.lower())
         return run is not None and run(decision, argument.strip())
 
@@ -731,6 +753,27 @@ class PlaySession:
     def _save_command(self, decision: Decision, argument: str) -> bool:
         self._save(argument)
         return True
+
+    def _hint_command(self, decision: Decision, argument: str) -> bool:
+        if argument:
+            return False
+        self._hint(decision)
+        return True
+
+    def _hint(self, decision: Decision) -> None:
+        """The search's view of every option, from the deciding seat's observation alone;
+        Ctrl-C stops the hint, not the game."""
+        from deathangel.players.search.advice import advise
+
+        try:
+            self.say("Thinking (Ctrl-C stops the hint)...", "dim")
+            advice = advise(self.game.observation(decision.seat), decision, seed=self._hint_seed)
+            lines = hint_lines(decision, advice)
+        except KeyboardInterrupt:
+            self.say("Hint stopped.", "yellow")
+            return
+        for line in lines:
+            self.say(line)
 
     def _quit_command(self, decision: Decision, argument: str) -> bool:
         if argument:
@@ -799,6 +842,18 @@ class PlaySession:
 # -- the command ---------------------------------------------------------------------------------
 
 
+def hint_lines(decision: Decision, advice: Any) -> list[str]:
+    """A hint as the menu numbers each option: its estimated chance to win, ± one standard
+    error, best first; then the search's pick."""
+    number = {o: i for i, o in enumerate(decision.options, start=1)}
+    lines = ["Hint: the marines' chance to win after each option (± how sure), best first:"]
+    for a in advice.options:
+        sure = "" if a.error == float("inf") else f" ± {a.error:.1%}"
+        lines.append(f"  {number[a.option]:>2}. {a.chance:6.1%}{sure}  {a.option}")
+    lines.append(f"  The search would choose {number[advice.pick]}: {advice.pick}.")
+    return lines
+
+
 def random_seed() -> int:
     """A fresh seed from the operating system (short enough to type again)."""
     return int.from_bytes(os.urandom(4), "big") % 1_000_000
@@ -856,6 +911,7 @@ def play(
     ruleset: Ruleset | None = None,
     isolate: bool = False,
     bot_key: str | None = None,
+    hints: bool = False,
 ) -> PlayResult:
     """Start a game (or resume one from a save file) and play it at ``console``.
 
@@ -868,7 +924,8 @@ def play(
     back to its file unless ``save`` names another. ``resume=""`` offers the most recent
     unfinished games. ``save`` is never a file that holds something else unless ``force``.
     ``isolate`` plays every bot in a process of its own; ``bot_key`` seeds a new game's bots
-    (default: a fresh secret, kept in the save).
+    (default: a fresh secret, kept in the save); ``hints`` shows the search's hint at every
+    decision of a person.
 
     :raises DeathAngelError: for bad options, an unknown strategy, a save file that cannot be
         written over (``SaveTargetError``) or resumed (``SaveFileError``); nothing is
@@ -954,6 +1011,7 @@ def play(
             force=force,
             title=title,
             log_shown=log_shown,
+            hints=hints,
         )
 
 
@@ -970,6 +1028,7 @@ def _start_session(
     force: bool,
     title: str,
     log_shown: int,
+    hints: bool = False,
 ) -> PlayResult:
     """Save the game where it stands, say who plays what, and play it."""
     if explicit:
@@ -1004,6 +1063,7 @@ def _start_session(
         bots=bots,
         log_shown=log_shown,
         bot_key=key,
+        hints=hints,
     )
     return session.run()
 

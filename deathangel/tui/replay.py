@@ -59,7 +59,7 @@ def replay_tournament_game(
     :raises DeathAngelError: for a missing database or game, or a game that does not come
         out as stored (played by other strategy code).
     """
-    from deathangel.analysis.replays import replay_stored_game
+    from deathangel.tournament.replays import replay_stored_game
 
     played, row = replay_stored_game(db, game_id)
     title = (

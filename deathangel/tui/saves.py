@@ -57,6 +57,33 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
+def logs_dir() -> Path:
+    """Where tracebacks are kept for a plugin's author (the player sees one line)."""
+    return data_dir() / "logs"
+
+
+def keep_traceback(text: str, name: str, *, now: datetime.datetime | None = None) -> Path:
+    """Write ``text`` to a new file in :func:`logs_dir`, ``<date>T<time>-<name>.log``
+    (``-2``, ``-3``... when taken); the path written.
+
+    :raises OSError: when the folder or the file cannot be written.
+    """
+    folder = logs_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.datetime.now()).strftime("%Y-%m-%dT%H%M%S")
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "error"
+    path = folder / f"{stamp}-{safe}.log"
+    n = 1
+    while True:
+        try:
+            with path.open("x", encoding="utf-8") as out:
+                out.write(text)
+            return path
+        except FileExistsError:
+            n += 1
+            path = folder / f"{stamp}-{safe}-{n}.log"
+
+
 def autosave_path(game: Game, *, today: datetime.date | None = None) -> Path:
     """A fresh file in the saves folder for a new game: ``<date>-seed<seed>.json``, with
     ``-2``, ``-3``... when that name is taken by another game."""

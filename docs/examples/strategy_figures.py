@@ -25,7 +25,7 @@ from deathangel.engine.game import Game, GameConfig, default_database, new_state
 from deathangel.engine.game import card_table as make_table
 from deathangel.engine.observation import pile_counts
 from deathangel.engine.randomness import Streams
-from deathangel.players.rules import RuleSet
+from deathangel.players.rules.player import RuleSet
 from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
 

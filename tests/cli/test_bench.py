@@ -43,6 +43,8 @@ FIGURES = [
     "clones_per_s_mid_round",
     "determinizations_per_s",
     "search_iterations_per_s",
+    "env_steps_per_s_1p",
+    "env_steps_per_s_4p",
 ]
 
 
@@ -77,6 +79,7 @@ def test_bench_json_prints_every_figure_with_its_spread(saved: Path) -> None:
         assert figure["problems"] == 0, name
     assert data["figures"]["games_per_s_3p"]["units"] == 2  # one game in each of 2 repeats
     assert data["repeats"] == 2 and data["work_per_repeat"] == 1
+    assert data["skipped"] == {}  # the dev extra installs the learning environment's
     for key in ("python", "python_implementation", "machine", "platform", "cpu_count"):
         assert key in data["machine"]
     assert data["machine"]["python"] == ".".join(map(str, sys.version_info[:3]))
@@ -273,3 +276,18 @@ def test_bench_strategy_refuses_an_unknown_strategy_in_one_line() -> None:
     assert result.returncode != 0
     assert "unknown strategy 'oracle'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_without_the_rl_extra_the_environment_group_is_skipped_in_one_line() -> None:
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "from deathangel.cli.app import main\n"
+        "sys.argv = ['deathangel', 'bench', '--only', 'env_1p', '--only', 'games_1p',"
+        " '--work', '1', '--repeats', '1', '--json']\n"
+        "main()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert list(data["figures"]) == ["games_per_s_1p"]
+    assert data["skipped"]["env_1p"].endswith("pip install 'deathangel[rl]'")

@@ -22,8 +22,8 @@ import pytest
 from support import TEST_BOT_KEY
 from tourney_rows import stored
 
-from deathangel.analysis.runner import run_tournament
-from deathangel.analysis.tournament import build_config
+from deathangel.tournament.runner import run_tournament
+from deathangel.tournament.tournament import build_config
 
 TESTS = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
 
-from deathangel.engine.decisions import DONE, Option
+from deathangel.engine.decisions import DONE, KIND_HELP, Option
 from deathangel.engine.game import SAVE_FORMAT, SAVE_VERSION, Game, GameConfig
 from deathangel.engine.observation import Observation
 from deathangel.errors import IllegalChoiceError, SaveFileError
@@ -510,7 +510,15 @@ def test_observation_is_only_for_its_seat() -> None:
         assert obs.seat == seat
         assert obs.teams == game.state.seats[seat - 1]
         assert obs.to_dict()["teams"] == list(game.state.seats[seat - 1])
-        assert obs.decision == game.decision
+        decision = game.decision
+        assert decision is not None and obs.decision is not None
+        if seat == decision.seat:
+            assert obs.decision == decision
+        else:
+            # Another seat's question: who, what kind and the options, in general words only.
+            assert (obs.decision.seat, obs.decision.kind) == (decision.seat, decision.kind)
+            assert obs.decision.options == decision.options
+            assert obs.decision.prompt == KIND_HELP[decision.kind] != decision.prompt
 
 
 @pytest.mark.parametrize("players", [1, 4])

@@ -19,6 +19,7 @@ from deathangel.engine.decisions import REROLL
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.observation import Observation
 from deathangel.players import RandomPlayer
+from deathangel.readonly import ReadOnlyDict
 from deathangel.scenario import scenario_game
 
 _STOP = (type, types.ModuleType, types.BuiltinFunctionType, types.CodeType, types.FrameType)
@@ -76,8 +77,8 @@ def live_objects(game: Game) -> dict[int, str]:
         id(st.location_deck): "the location deck list",
         id(st.formation): "the live formation",
     }
-    if st.wounds:
-        named[id(st.wounds)] = "the live wound marks"
+    # The wound marks are shared, and may be: a read-only mapping the engine replaces whole.
+    assert isinstance(st.wounds, ReadOnlyDict), "the live wound marks must be read-only"
     for name in ("genestealers", "events", "locations", "blips", "dice", "setup"):
         named[id(e.streams[name])] = f"the {name!r} random stream"
     for pos in st.formation:

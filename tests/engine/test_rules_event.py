@@ -227,6 +227,21 @@ def test_no_shortage_no_decision() -> None:
     assert pile(st, LEFT) == ["claw-5"]
 
 
+def test_exactly_enough_cards_is_no_shortage() -> None:
+    # Solo major = 2, two red terrain on the left: 2 × 2 = 4 cards are exactly enough, so
+    # every terrain gets its full spawn whatever the order and nobody is asked (§8.2, §14.3).
+    st = build_state(
+        THREE,
+        terrain={(1, "left"): ["Ventilation Duct"], (3, "left"): ["Spore Chimney"]},
+        blips=(["claw-1", "claw-2", "claw-3", "claw-4"], ["tail-1"]),
+    )
+    assert spawn(st, "major", "red") == []
+    assert len(st.formation[0].swarms[LEFT]) == 2
+    assert len(st.formation[2].swarms[LEFT]) == 2
+    assert st.blips[LEFT] == []
+    assert pile(st, RIGHT) == ["tail-1"]
+
+
 def test_two_same_colour_terrain_at_one_row_after_a_shift_both_spawn() -> None:
     st = build_state(
         THREE,

@@ -7,12 +7,15 @@ no on-entering ability, so what arrives in the blip piles is exactly the fill of
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from support import build_state, drive, make_engine, swarm_labels, table
 
+from deathangel.cards.load import load_base
 from deathangel.cards.model import SpawnBox
 from deathangel.engine.decisions import Option
-from deathangel.engine.state import LEFT, RIGHT
+from deathangel.engine.game import card_table
+from deathangel.engine.state import LEFT, RIGHT, CardTable
 
 T = table()
 
@@ -191,6 +194,46 @@ def test_door_with_only_protected_genestealers_asks_nothing() -> None:
     assert drive(make_engine(st).travel()) == []
     assert swarm_labels(st, 1, "left") == ["claw-1", "claw-2"]
     assert st.supply == 12
+
+
+def door_named(name: str, effect: str = "door_token") -> CardTable:
+    """The base cards with the Door renamed (and its effect replaced, if asked): what makes a
+    Door is its card's effect, never its name."""
+    db = load_base()
+    terrain = tuple(
+        attrs.evolve(t, name=name, effect=attrs.evolve(t.effect, name=effect))
+        if t.name == "Door" and t.effect is not None
+        else t
+        for t in db.terrain
+    )
+    return card_table(attrs.evolve(db, terrain=terrain))
+
+
+@pytest.mark.parametrize(
+    ("name", "effect", "asked"),
+    [
+        ("Blast Door", "door_token", True),  # a Door by its effect, whatever its name
+        ("Door", "take_artefact", False),  # the name alone makes no Door
+    ],
+)
+def test_what_slays_on_travel_is_the_doors_effect_not_its_name(
+    name: str, effect: str, asked: bool
+) -> None:
+    tables = door_named(name, effect)
+    st = build_state(
+        THREE,
+        terrain={(1, "left"): [name]},
+        swarms={(2, "left"): ["claw-1"]},
+        blips=([], ["head-1"]),
+        location_deck=["Cryo Control"],
+        tables=tables,
+    )
+    st.formation[0].terrain[LEFT][0].tokens = 1
+    st.supply -= 1
+    engine = make_engine(st, tables=tables)
+    seen = drive(engine.door_slays(), [Option("target", (2, "left"))] if asked else [])
+    assert [d.kind for d in seen] == (["door_slay"] if asked else [])
+    assert swarm_labels(st, 2, "left") == ([] if asked else ["claw-1"])
 
 
 def test_tokens_on_the_location_card_are_not_lost_on_travel() -> None:

@@ -20,12 +20,12 @@ from attrs import evolve
 from support import TEST_BOT_KEY
 from tourney_rows import stored
 
-from deathangel.analysis.runner import run_tournament
 from deathangel.analysis.simulate import simulate
-from deathangel.analysis.tournament import build_config
 from deathangel.engine.game import Game, GameConfig
 from deathangel.plugins.isolation import IsolatedBots, IsolationContext, IsolationError
 from deathangel.plugins.strategies import parse_spec
+from deathangel.tournament.runner import run_tournament
+from deathangel.tournament.tournament import build_config
 
 TESTS = Path(__file__).resolve().parents[1]
 

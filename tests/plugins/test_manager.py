@@ -76,7 +76,8 @@ MODULES = {
     raise RuntimeError("boom at import")
 """,
     "badcards_plugin": HEADER.format(title="Bad cards") + _cards("bad_cards"),
-    "oldapi_plugin": HEADER.format(title="Old").replace("api=1", "api=99"),
+    "oldapi_plugin": HEADER.format(title="Old").replace("api=1", "api=0"),
+    "newapi_plugin": HEADER.format(title="New").replace("api=1", "api=99"),
     "noman_plugin": """\
     from deathangel.plugins import hookimpl
 
@@ -92,16 +93,19 @@ MODULES = {
 """,
     "dupe_plugin": HEADER.format(title="Duplicate") + _cards("dupe_cards"),
     "unknown_plugin": HEADER.format(title="Unknown effect") + _cards("unknown_cards"),
+    "typo_plugin": HEADER.format(title="Misspelt parameter") + _cards("typo_cards"),
 }
 ENTRY_POINTS = {
     "fine": "fine_plugin",
     "crashes": "crashing_plugin",
     "badcards": "badcards_plugin",
     "oldapi": "oldapi_plugin",
+    "newapi": "newapi_plugin",
     "noman": "noman_plugin",
     "badsig": "badsig_plugin",
     "dupe": "dupe_plugin",
     "unknown": "unknown_plugin",
+    "typo": "typo_plugin",
 }
 FILES = {
     "fine_cards/events.toml": FINE_EVENT,
@@ -129,6 +133,33 @@ FILES = {
         text = "x"
     """,
     "unknown_cards/events.toml": FINE_EVENT.replace('"flip_all"', '"flip_al"'),
+    # `upto` for `up_to`: a misspelt parameter is also a missing one; it must say which.
+    "typo_cards/team.toml": """\
+        [[team]]
+        color = "olive"
+        [[team.marine]]
+        name = "Brother Olvar"
+        range = 1
+        [[team.marine]]
+        name = "Brother Olwen"
+        range = 2
+        [[team.action]]
+        name = "Olive Support"
+        initiative = 40
+        kind = "support"
+        text = "x"
+        [[team.action]]
+        name = "Olive Move"
+        initiative = 41
+        kind = "move_activate"
+        text = "x"
+        [[team.action]]
+        name = "Olive Aim"
+        initiative = 42
+        kind = "attack"
+        text = "x"
+        effect = { name = "attack_face_slays", faces = [4], upto = 3 }
+    """,
 }
 
 
@@ -180,7 +211,15 @@ def test_an_unknown_name_lists_the_installed_plugins(on_path: Path) -> None:
     ("name", "cause"),
     [
         ("crashes", r"cannot be imported: .*crashing_plugin\.py:3: RuntimeError: boom at import"),
-        ("oldapi", r"written for hook API 99; this deathangel speaks API 1"),
+        (
+            "oldapi",
+            r"written for hook API 0, older than this deathangel's API 1: the plugin needs "
+            r"a release for API 1, or use a deathangel that speaks API 0$",
+        ),
+        (
+            "newapi",
+            r"written for hook API 99, newer than this deathangel's API 1: upgrade deathangel",
+        ),
         ("noman", r"declares no manifest"),
         ("badsig", r"deathangel_card_dirs.*'engine'"),
         (
@@ -197,6 +236,11 @@ def test_an_unknown_name_lists_the_installed_plugins(on_path: Path) -> None:
             "unknown",
             r"unknown_cards/events\.toml: event 'Quiet Hum': field 'effect\.name': unknown "
             r"effect 'flip_al' \(did you mean 'flip_all'",
+        ),
+        (
+            "typo",
+            r"typo_cards/team\.toml: action 'Olive Aim' \(team 'olive'\): field 'effect\.upto': "
+            r"effect 'attack_face_slays' has no parameter 'upto' \(did you mean 'up_to'\?\)",
         ),
     ],
 )
@@ -254,6 +298,15 @@ def test_plugins_list_shows_each_plugin_and_whether_it_loads(site: Path, tmp_pat
     assert "RuntimeError: boom at import" in out
     listed = json.loads(deathangel("plugins", "list", "--json", site=site, cwd=tmp_path).stdout)
     assert {p["name"]: p["loads"] for p in listed}["fine"] is True
+
+
+def test_cards_list_names_the_plugin_of_a_misspelt_parameter(site: Path, tmp_path: Path) -> None:
+    result = deathangel("cards", "list", "--with", "typo", site=site, cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: plugin 'typo' {LABEL}: ")
+    assert "has no parameter 'upto' (did you mean 'up_to'?)" in lines[0]
 
 
 def test_play_starts_with_a_broken_plugin_installed(site: Path, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ database has an implementation, so a card that would silently do nothing is refu
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Container, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 import deathangel.engine.decisions as d
 from deathangel.cards.catalogue import ACTION_TIMINGS, ActionTiming, EffectCatalogue, Timing
 from deathangel.cards.model import CardDatabase, Effect
-from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect
+from deathangel.engine.abilities import COUNTER, MISS, SLAIN, Abilities, TerrainEffect, is_door
+from deathangel.engine.core import EngineFlow
 from deathangel.engine.decisions import DONE, Decision, Option, no_questions
 from deathangel.engine.effects import actions, events, locations
 from deathangel.engine.effects.common import card_of, place_token
@@ -30,7 +32,7 @@ from deathangel.engine.lasting import (
 )
 from deathangel.engine.randomness import Roll
 from deathangel.engine.state import LEFT, RIGHT, SIDES
-from deathangel.errors import CardDataError, PluginError
+from deathangel.errors import CardDataError, PluginEffectError, PluginError
 
 if TYPE_CHECKING:
     from deathangel.cards.model import Event, Location
@@ -102,6 +104,67 @@ def check_call(name: str, timing: Timing, impl: Callable[..., Any]) -> str | Non
             f"({', '.join(args)}); its implementation takes {signature}"
         )
     return None
+
+
+def _card_in_call(timing: Timing, args: tuple[Any, ...]) -> str:
+    """Which card's effect a call of this timing is (for a message): the action card, terrain
+    or enemy card it names, or the Event card or location in play."""
+    engine = args[0]
+    st, table = engine.state, engine.table
+    if timing in ACTION_TIMINGS:
+        return f"action card {args[2]!r}"
+    if timing == "terrain":
+        return f"terrain {args[2]!r}"
+    if timing == "enemy_slain":
+        return f"enemy {table.gs_labels[args[1]]!r}"
+    if timing == "event" and st.event is not None:
+        return f"event {table.events[st.event].name!r}"
+    if st.location is not None:
+        return f"location {table.locations[st.location].name!r}"
+    return "a card"
+
+
+def guarded(impl: Callable[..., Any], effect: str, timing: Timing, plugin: str) -> Any:
+    """``impl``, a plugin's implementation of ``effect``, as the engine calls it: an exception
+    it raises — when called, or later while the flow it returns runs — becomes a
+    :class:`~deathangel.errors.PluginEffectError` naming ``plugin``, the card and the effect,
+    with the exception as its cause. The engine's own signals pass through untouched
+    (:class:`~deathangel.engine.core.EngineFlow`). Only plugins' implementations are wrapped,
+    at load time: the base game's effects pay nothing, a plugin's one call and one generator
+    frame (``try`` itself costs nothing until something is raised)."""
+
+    def blame(exc: Exception, args: tuple[Any, ...]) -> PluginEffectError:
+        try:
+            card = _card_in_call(timing, args)
+            st = args[0].state
+            where = f"round {st.round}, phase {st.phase.replace('_', ' ')}"
+        except Exception:  # a message must never hide the error it reports
+            card, where = "a card", "during play"
+        text = str(exc).splitlines()[0] if str(exc) else ""
+        error = type(exc).__name__ + (f": {text}" if text else "")
+        return PluginEffectError(plugin, effect, card, where, error)
+
+    def flow(gen: Generator[Any, Any, Any], args: tuple[Any, ...]) -> Generator[Any, Any, Any]:
+        try:
+            return (yield from gen)
+        except (EngineFlow, PluginEffectError):
+            raise
+        except Exception as exc:
+            raise blame(exc, args) from exc
+
+    @functools.wraps(impl)
+    def call(*args: Any) -> Any:
+        try:
+            result = impl(*args)
+        except (EngineFlow, PluginEffectError):
+            raise
+        except Exception as exc:
+            raise blame(exc, args) from exc
+        if isinstance(result, Generator):
+            return flow(result, args)
+        return result
+
+    return call
 
 
 class CardAbilities(Abilities["Engine"]):
@@ -176,7 +239,9 @@ class CardAbilities(Abilities["Engine"]):
         """Abilities with plugins' implementations, each filed under its catalogue timing
         (the window where the engine calls it) and checked to take that window's arguments.
 
-        ``owners`` names the plugin of each implementation, for messages.
+        ``owners`` names the plugin of each implementation, as messages name it
+        (``'hive' (deathangel-hive 1.0)``); an owned implementation is :func:`guarded`, so an
+        exception it raises during a game names the plugin, the card and the effect.
 
         :raises PluginError: naming the plugin, for an implementation of a name the catalogue
             does not declare, of a name the base game already implements, of a timing no
@@ -201,7 +266,7 @@ class CardAbilities(Abilities["Engine"]):
             | _INLINE
         )
         for name, impl in implementations.items():
-            who = f"plugin {owners[name]!r}: " if name in owners else ""
+            who = f"plugin {owners[name]}: " if name in owners else ""
             spec = catalogue.get(name)
             if spec is None:
                 raise PluginError(f"{who}implementation of {name!r}: no card effect of that name")
@@ -210,6 +275,8 @@ class CardAbilities(Abilities["Engine"]):
             problem = check_call(name, spec.timing, impl)
             if problem is not None:
                 raise PluginError(f"{who}{problem}")
+            if name in owners:
+                impl = guarded(impl, name, spec.timing, owners[name])
             if spec.timing in ACTION_TIMINGS:
                 steps.setdefault(cast(ActionTiming, spec.timing), {})[name] = impl
             else:
@@ -351,8 +418,7 @@ class CardAbilities(Abilities["Engine"]):
             _, impl, step_params = self.card_steps[card]
             yield from impl(engine, team, card, step_params, marine, terrain)
         params = self._effect(card, "door_bonus_token")
-        effect = engine.table.terrain[terrain].effect
-        if params is None or effect is None or effect.name != "door_token":
+        if params is None or not is_door(engine.table, terrain):
             return
         for _ in range(int(params["tokens"])):
             if engine.state.supply <= 0:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import deathangel.engine.decisions as d
+from deathangel.engine.abilities import is_door
 from deathangel.engine.decisions import Decision, Option, no_questions
 from deathangel.engine.effects.common import (
     best,
@@ -212,9 +213,24 @@ def gather_support(engine: Engine, params: Mapping[str, Any]) -> Flow:
 
 def door_tokens(engine: Engine, params: Mapping[str, Any]) -> Flow:
     """Secret Route: tokens come from the supply, a hard limit (§1), so fewer may arrive; with
-    no Door in the formation nothing happens."""
+    no Door in the formation nothing happens. A Door is any terrain card with the Door's
+    effect (:func:`~deathangel.engine.abilities.is_door`); the base game has one, and with
+    more (an expansion's) the topmost takes the tokens."""
+    table = engine.table
+    door = next(
+        (
+            t.name
+            for pos in engine.state.formation
+            for side in pos.terrain
+            for t in side
+            if is_door(table, t.name)
+        ),
+        None,
+    )
+    if door is None:
+        return no_questions()
     for _ in range(int(params["count"])):
-        if not add_door_token(engine, "Door"):
+        if not add_door_token(engine, door):
             break
     return no_questions()
 

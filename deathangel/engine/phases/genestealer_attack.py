@@ -5,6 +5,7 @@ from __future__ import annotations
 from deathangel.engine.abilities import COUNTER, MISS, SLAIN
 from deathangel.engine.core import EngineBase
 from deathangel.engine.decisions import Flow, defence_reason
+from deathangel.engine.defence import slays, swarm_strength
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
 
@@ -75,9 +76,8 @@ class GenestealerAttack(EngineBase):
         marine = pos.marine
         seat = st.team_seat[marine.team]
         while group:
-            lords = sum(1 for c in group if table.is_brood_lord(c))
             # Enemy cards may weigh more (or less) than one genestealer.
-            size = len(group) if table.gs_weight is None else table.swarm_size(group)
+            size, lords = swarm_strength(table, group)
             roll = yield from self.roll_with_rerolls(
                 marine.name,
                 defence_reason(marine.name, side, len(group)),
@@ -86,7 +86,7 @@ class GenestealerAttack(EngineBase):
             )
             # RULES §7: slain when the value is at most the size (a variant may shift it).
             margin = self.defence_margin
-            verdict = SLAIN if roll.value <= size + margin else MISS
+            verdict = SLAIN if slays(roll.face, size, lords, margin) else MISS
             if self.log is not None:
                 # No skull shown: a defence compares the value with the swarm's size.
                 against = f"swarm of {size}" if not margin else f"swarm of {size}{margin:+d}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import deathangel.engine.decisions as d
+from deathangel.engine.abilities import is_door
 from deathangel.engine.core import EngineBase
 from deathangel.engine.decisions import DONE, Flow, Option
 from deathangel.engine.formation import place_terrain
@@ -47,10 +48,16 @@ class Travel(EngineBase):
         self.check_end()
 
     def door_slays(self) -> Flow:
-        """The current player may slay one genestealer anywhere per token on a Door (§10.1)."""
+        """The current player may slay one genestealer anywhere per token on a Door (§10.1):
+        any terrain card whose effect is the Door's, whatever its name."""
         st = self.state
+        table = self.table
         tokens = sum(
-            t.tokens for p in st.formation for side in p.terrain for t in side if t.name == "Door"
+            t.tokens
+            for p in st.formation
+            for side in p.terrain
+            for t in side
+            if t.tokens and is_door(table, t.name)
         )
         for _ in range(tokens):
             options = [

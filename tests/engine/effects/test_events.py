@@ -14,6 +14,7 @@ import json
 from collections.abc import Generator, Sequence
 from typing import Any
 
+import attrs
 import pytest
 from support import build_state, drive, make_engine, marines, swarm_labels, table
 
@@ -21,6 +22,7 @@ from deathangel.engine.abilities import MISS, SLAIN
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.effects.dispatch import CardAbilities
 from deathangel.engine.effects.events import EVENT_EFFECTS
+from deathangel.engine.game import card_table
 from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.observation import observe, public_view
 from deathangel.engine.randomness import Roll
@@ -939,6 +941,19 @@ def test_secret_route_without_a_door_does_nothing() -> None:
     effect("door_tokens", st)
     assert st.supply == 12
     assert st.formation[0].terrain[RIGHT][0].tokens == 0
+
+
+def test_secret_route_finds_a_door_by_its_effect_not_its_name() -> None:
+    renamed = tuple(
+        attrs.evolve(t, name="Blast Door") if t.name == "Door" else t for t in DB.terrain
+    )
+    tables = card_table(attrs.evolve(DB, terrain=renamed))
+    st = build_state(TWO, terrain={(2, "left"): ["Corridor", "Blast Door"]}, tables=tables)
+    engine = make_engine(st, tables=tables)
+    drive(EVENT_EFFECTS["door_tokens"](engine, PARAMS["door_tokens"]))
+    # Secret Route's two tokens (its card: count = 2) go on the Door, none on the Corridor.
+    assert [t.tokens for t in st.formation[1].terrain[LEFT]] == [0, 2]
+    assert st.supply == 10
 
 
 # -- Enter Formation -------------------------------------------------------------------------

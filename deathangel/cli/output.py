@@ -1,0 +1,69 @@
+"""How the commands write their output when its reader goes away (``deathangel report | head``).
+
+A reader that stops reading is not an error of ours, so nothing is printed; but the output was
+cut short, so the exit status says so the way every Unix tool says it. ``cat``, ``grep`` or
+``git log`` piped into ``head`` are killed by SIGPIPE, which a shell reports as 128 + 13 = 141
+(and which ``set -o pipefail`` sees): a deathangel command ends with that same status. Not 1,
+which says "deathangel failed" (click's and rich's own handling, silently); not 0, which would
+tell a script the whole output was written.
+
+SIGPIPE itself stays ignored (Python's default) rather than reset to kill the process: the
+tournament talks to its worker processes and Dask through pipes and sockets, where a reader
+gone must be an exception the runner handles, never a silent death.
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from deathangel.errors import DeathAngelError
+
+EXIT_BROKEN_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
+"""141: the status of a Unix tool killed by SIGPIPE, as a shell reports it."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pipe_friendly(command: F) -> F:
+    """A command that ends quietly with :data:`EXIT_BROKEN_PIPE` when its output's reader
+    goes away (click would otherwise exit 1 in silence). A write that met the closed pipe
+    leaves nothing buffered, so Python's flush at exit has nothing more to say (checked by
+    the tests: stderr stays empty)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except BrokenPipeError:
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
+
+    return run  # type: ignore[return-value]
+
+
+def output_folder(option: str, folder: Path) -> None:
+    """Make the folder an option names for files (``--csv DIR``), or stop in one line: a file
+    already there, or a folder that cannot be made."""
+    if folder.exists() and not folder.is_dir():
+        raise DeathAngelError(f"{option} {folder}: is a file, not a folder to write into")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DeathAngelError(
+            f"{option} {folder}: cannot make the folder: {exc.strerror or exc}"
+        ) from None
+
+
+class OutputConsole(Console):
+    """A rich console for a command's output whose broken pipe is an ordinary
+    ``BrokenPipeError`` (rich's own handling exits 1), ended by :func:`pipe_friendly`."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError

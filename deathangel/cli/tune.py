@@ -1,0 +1,209 @@
+"""``deathangel tune``: tune a strategy's parameters with an Optuna study on paired seeds.
+
+A thin command over :mod:`deathangel.tournament.tune`: read the search space, run (or resume)
+the study stored in SQLite with a progress bar, print every trial with its interval, write the
+winner as a strategy file, and confirm it against the incumbent on held-out seeds.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from deathangel.cli.options import DaskOption, WorkersOption
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from deathangel.tournament.tune import SearchSpace, StudySummary
+
+
+def tune_cli(
+    space_file: Annotated[
+        Path, typer.Argument(help="The search space (TOML): strategy, ranges, seed ranges.")
+    ],
+    study: Annotated[
+        Path | None,
+        typer.Option("--study", help="The study's SQLite file (default: SPACE with .study.db)."),
+    ] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help="Trials to finish in all.")] = 30,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Most games a trial plays per player count.")
+    ] = 200,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="The winner's strategy file (default: SPACE.tuned.toml)."),
+    ] = None,
+    finalists: Annotated[
+        int,
+        typer.Option(
+            "--finalists",
+            help="Best trials played again on fresh tuning seeds to choose the winner; 0: none.",
+        ),
+    ] = 3,
+    confirm_games: Annotated[
+        int,
+        typer.Option(
+            "--confirm-games", help="Held-out games of the winner against the incumbent; 0: none."
+        ),
+    ] = 300,
+    workers: WorkersOption = None,
+    dask: DaskOption = None,
+    seed: Annotated[
+        int | None, typer.Option("--sampler-seed", help="Seed of the sampler (default: fresh).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Tune a strategy's parameters: an Optuna study whose trials play paired seeds.
+
+    Resumes the study in --study (even after kill -9), then writes the best trial as a
+    strategy file and plays it against the incumbent on the held-out seeds.
+    """
+    from deathangel.tournament.runner import make_backend
+    from deathangel.tournament.tune import (
+        read_space,
+        reevaluate,
+        run_study,
+        write_strategy_file,
+    )
+
+    space = read_space(space_file)
+    study_path = study if study is not None else space_file.with_suffix(".study.db")
+    out_path = out if out is not None else space_file.with_suffix(".tuned.toml")
+    backend = make_backend(workers, dask)
+    try:
+        with _bar(quiet) as progress:
+            summary = run_study(
+                space,
+                study_path,
+                trials=trials,
+                games=games,
+                backend=backend,
+                progress=progress,
+                sampler_seed=seed,
+            )
+        if not quiet:
+            for line in trial_lines(summary, space):
+                typer.echo(line)
+        if summary.best_spec is None:
+            raise DeathAngelError("no trial finished all its games: nothing to write")
+        spec = summary.best_spec
+        if finalists > 0:
+            ranked = reevaluate(
+                space, study_path, finalists=finalists, games=games, trial_games=games,
+                backend=backend,
+            )  # fmt: skip
+            spec = ranked[0].spec
+            if not quiet:
+                typer.echo(
+                    f"the best {len(ranked)} trial(s) again on {games} fresh tuning seeds "
+                    f"({space.seeds[0] + games}..{space.seeds[0] + 2 * games - 1}):"
+                )
+                for f in ranked:
+                    typer.echo(
+                        f"  #{f.trial.number:<3} {f.value:.4f} [{f.low:.4f}, {f.high:.4f}] "
+                        f"(on its own games {f.trial.value:.4f})"
+                    )
+                typer.echo(f"winner: trial {ranked[0].trial.number}")
+        note = (
+            f"Tuned by deathangel tune from {space.path.name} ({len(summary.trials)} trials, "
+            f"{space.objective} on seeds from {space.seeds[0]}).\n{spec}"
+        )
+        write_strategy_file(out_path, spec, note)
+        if not quiet:
+            typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
+        if confirm_games > 0:
+            _confirm(space, out_path, confirm_games, backend, quiet)
+    finally:
+        backend.close()
+
+
+def trial_lines(summary: StudySummary, space: SearchSpace) -> list[str]:
+    """Each finished trial with its interval, best first; then the winner."""
+    what = "win rate" if space.objective == "wins" else "mean locations"
+    lines = [f"{len(summary.trials)} trial(s); {what} on tuning seeds {space.seeds[0]}..:"]
+    ranked = sorted(summary.trials, key=lambda t: (t.state != "complete", -t.value))
+    for t in ranked:
+        params = ", ".join(f"{k}={_short(v)}" for k, v in t.params)
+        lines.append(
+            f"  #{t.number:<3} {t.state:<8} {t.games:>5} games  {t.value:.4f} "
+            f"[{t.low:.4f}, {t.high:.4f}]  {params}"
+        )
+    if summary.best is not None:
+        lines.append(f"best: trial {summary.best.number} ({summary.best_spec})")
+    return lines
+
+
+def _short(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _confirm(space: SearchSpace, tuned: Path, games: int, backend: Any, quiet: bool) -> None:
+    from deathangel.tournament.report import p_text, signed_percent
+    from deathangel.tournament.tune import confirm
+
+    db = tuned.with_suffix(".confirm.db")
+    report = confirm(space, tuned, db, games=games, backend=backend)
+    if quiet:
+        return
+    typer.echo(
+        f"held-out confirmation on seeds {space.confirm[0]}.. ({db}; deathangel report {db}):"
+    )
+    for entry in report.entries:
+        lo, hi = entry.interval
+        typer.echo(
+            f"  {entry.cell.label:<4} {entry.entry:<10} {entry.wins}/{entry.games} won "
+            f"({entry.win_rate:.1%}, {lo:.1%}-{hi:.1%}), mean locations {entry.mean_locations:.2f}"
+        )
+    for pair in report.pairs:
+        d = pair.difference
+        if d is None:
+            continue
+        verdict = (
+            "confirmed: the tuned strategy is better"
+            if d.low > 0
+            else "not confirmed: keep the incumbent"
+            if d.high < 0 or pair.p_value >= 0.05
+            else "not confirmed"
+        )
+        typer.echo(
+            f"  {pair.cell.label:<4} tuned - incumbent {signed_percent(d.difference)} "
+            f"[{signed_percent(d.low)}, {signed_percent(d.high)}], "
+            f"McNemar p {p_text(pair.p_value)}: {verdict}"
+        )
+
+
+class _bar:
+    """A rich progress bar on standard error when it is a terminal (else nothing)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet or not sys.stderr.isatty()
+        self._progress: Any = None
+
+    def __enter__(self) -> Any:
+        if self.quiet:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self._progress = Progress(
+            TextColumn("tuning"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._progress.__enter__()
+        task = self._progress.add_task("", total=None)
+
+        def update(done: int, total: int, what: str) -> None:
+            self._progress.update(task, completed=done, total=total, description=what)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(None, None, None)

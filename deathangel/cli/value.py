@@ -1,0 +1,163 @@
+"""``deathangel value``: fit a value model on played games, and check one on games it never saw.
+
+A thin command over :mod:`deathangel.analysis.valuefit`: play the games (a progress bar on a
+terminal), fit, and print how well each value predicts who wins — the base rate, the
+hand-made progress value and the model — by log-loss, Brier score and calibration.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from deathangel.analysis.valuefit import Positions, Scores
+
+value_app = typer.Typer(
+    help="Fit and check value models: the chance the marines win from a position.",
+    no_args_is_help=True,
+)
+
+Games = Annotated[int, typer.Option("--games", "-n", help="Games to play for the fit.")]
+
+
+@value_app.command("fit")
+def fit_cli(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the model (JSON).")],
+    games: Games = 20000,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed of the first training game.")
+    ] = 300000,
+    holdout: Annotated[int, typer.Option("--holdout", help="Games to judge the fit on.")] = 5000,
+    holdout_seed: Annotated[
+        int, typer.Option("--holdout-seed", help="Seed of the first held-out game.")
+    ] = 400000,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+    ] = "1",
+    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
+    hidden: Annotated[
+        str, typer.Option("--hidden", help="Hidden layer widths, e.g. 16 or 32,16; 0: logistic.")
+    ] = "16",
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the positions.")] = 60,
+) -> None:
+    """Play games, fit a value model to their round starts, and judge it on other games."""
+    from deathangel.analysis.valuefit import fit, play_positions
+
+    widths = _widths(hidden)
+    counts = _counts(players)
+    if not (holdout_seed >= seed + games or holdout_seed + holdout <= seed):
+        raise DeathAngelError("the held-out games' seeds overlap the training games' seeds")
+    train = _play(play_positions, games, seed, counts, strategy, "training games")
+    test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
+    about = (
+        f"fitted on the round starts of {games} games of {strategy!r} for {players} player(s) "
+        f"(seeds {seed}..{seed + games - 1}), hidden layers {list(widths) or 'none'}"
+    )
+    model = fit(train, hidden=widths, epochs=epochs, about=about)
+    model.save(out)
+    for line in comparison(test, model.chance, holdout_seed, holdout):
+        typer.echo(line)
+    typer.echo(f"model written to {out} (use it with --strategy mcts:value={out})")
+
+
+@value_app.command("check")
+def check_cli(
+    model: Annotated[str, typer.Argument(help="A value model: a JSON file or a shipped name.")],
+    games: Games = 2000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 500000,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+    ] = "1",
+    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
+) -> None:
+    """Judge a value model on games: how well it predicts who wins, beside the hand-made one."""
+    from deathangel.analysis.valuefit import play_positions
+    from deathangel.players.search.model import ValueModel
+
+    loaded = ValueModel.load(model)
+    test = _play(play_positions, games, seed, _counts(players), strategy, "games")
+    for line in comparison(test, loaded.chance, seed, games):
+        typer.echo(line)
+
+
+def comparison(test: Positions, chance: Any, seed: int, games: int) -> list[str]:
+    """The three values' scores on ``test``, and the model's calibration."""
+    from deathangel.analysis.valuefit import score
+
+    rate = sum(test.won) / len(test.won)
+    rows = [
+        ("base rate", score([rate] * len(test.won), test.won)),
+        ("hand-made progress value", score(test.baseline, test.won)),
+        ("model", score([chance(r) for r in test.rows], test.won)),
+    ]
+    lines = [
+        f"{len(test.rows)} round starts of {games} games (seeds {seed}..{seed + games - 1}), "
+        f"{rate:.1%} of them in games won:"
+    ]
+    lines += [f"  {name:<26} log-loss {s.log_loss:.4f}  Brier {s.brier:.4f}" for name, s in rows]
+    lines.append("  model calibration (by tenth of predicted chance): predicted / won")
+    lines += [f"    {p:6.1%} / {w:6.1%}  ({n} positions)" for p, w, n in _calibration(rows[-1][1])]
+    return lines
+
+
+def _calibration(s: Scores) -> list[tuple[float, float, int]]:
+    return list(s.calibration)
+
+
+def _counts(text: str) -> list[int]:
+    """``1``, ``1-6`` or ``1,3,5`` as player counts from 1 to 6."""
+    counts: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            counts += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise DeathAngelError(f"--players takes 1, 1-6 or 1,3,5, not {text!r}") from None
+    if not counts or any(not 1 <= c <= 6 for c in counts):
+        raise DeathAngelError(f"--players counts are from 1 to 6, not {text!r}")
+    return counts
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(w) for w in text.split(",") if w.strip())
+    except ValueError:
+        raise DeathAngelError(f"--hidden takes widths such as 16 or 32,16, not {text!r}") from None
+    if widths == (0,):
+        return ()
+    if any(w < 1 for w in widths):
+        raise DeathAngelError(f"--hidden widths must be at least 1, not {text!r}")
+    return widths
+
+
+def _play(
+    play: Any, games: int, seed: int, players: list[int], strategy: str, what: str
+) -> Positions:
+    if games < 1:
+        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    if not sys.stderr.isatty():
+        return play(games, seed, players=players, strategy=strategy)  # type: ignore[no-any-return]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn(f"playing {what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=games)
+        return play(  # type: ignore[no-any-return]
+            games,
+            seed,
+            players=players,
+            strategy=strategy,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )

@@ -1,0 +1,1169 @@
+"""What rule expressions may read: the named values of a decision and of each of its options.
+
+A :class:`Situation` is built once per decision from a *view* — anything with ``.seat``,
+``.state`` (a :class:`~deathangel.engine.state.GameState`), ``.table`` and ``.counts`` (a
+:class:`~deathangel.engine.observation.PileCounts`): an
+:class:`~deathangel.engine.observation.Observation`, or a cheap view over a search's own game.
+It never reads a hidden pile's contents, only :attr:`counts`, and of the face-down action
+cards only its own seat's: the same code is honest on an observation and cheap in a search.
+
+Values are computed on first use and kept for the decision (``cached_property``): a rule set
+that never asks about spawn colours never pays for them. Per-row values are lists with one
+extra neutral entry at the end, so an option that names no marine (``done``) reads row ``-1``
+and gets 0 or an empty text without a test in the hot path.
+
+:data:`deathangel.players.rules.vocab.VOCABULARY` names each of these values for rule files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from deathangel.engine.abilities import is_door
+from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
+from deathangel.engine.defence import kill_chance, slays, swarm_strength
+from deathangel.engine.lasting import EVASION, SecondWind
+from deathangel.engine.state import LEFT, RIGHT, SIDES
+
+if TYPE_CHECKING:
+    from deathangel.engine.observation import PileCounts
+    from deathangel.engine.state import CardTable
+    from deathangel.players.base import View
+
+_EMPTY: frozenset[str] = frozenset()
+_NO_FACES: frozenset[int] = frozenset()
+
+T = TypeVar("T")
+
+
+class lazy(Generic[T]):
+    """A value computed on first use and then kept in the instance.
+
+    Like ``functools.cached_property`` without its lock, which Python 3.11 takes on every
+    first use: measured at a third of a decision's time with a dozen values per decision.
+    A non-data descriptor, so once stored the instance attribute is read directly.
+    """
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> lazy[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+    def __get__(self, obj: object | None, owner: type) -> T | lazy[T]:
+        if obj is None:
+            return self
+        value = self.func(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
+_SIDE_INDEX = {"left": LEFT, "right": RIGHT}
+
+
+# -- dice ----------------------------------------------------------------------------------------
+# One attack's chance to slay is the engine's own verdict (deathangel.engine.defence), so a
+# rule variant or an expansion's enemies change what the rules think as they change the game.
+
+
+def survive_front(p: float, tokens: int, stance: bool) -> float:
+    """Chance of surviving a swarm in front that kills with chance ``p``, spending tokens on
+    rerolls while the roll loses (RULES §6.4); with Defensive Stance any reroll misses unless
+    it shows a 0."""
+    if tokens <= 0 or p <= 0:
+        return 1 - p
+    if stance:
+        return 1 - p * (1 / 6) ** tokens
+    return 1 - p ** (tokens + 1)
+
+
+# -- options ---------------------------------------------------------------------------------
+
+
+class Subject:
+    """What one option is about, resolved against the situation: rows are 0-based, ``-1``
+    when the option names none (see the module docstring).
+
+    The defaults are class attributes and an option sets only what it names: an option is
+    resolved for every rule pass, and setting a dozen attributes measured a tenth of a
+    decision."""
+
+    m = -1
+    """Row of the marine the option is about (who acts, or who receives)."""
+    other = -1
+    """Row of the other marine of a swap."""
+    t = -1
+    """Row of the swarm, terrain or place the option targets."""
+    ts = -1
+    """Side (0 left, 1 right) of that target."""
+    name = ""
+    team = ""
+    card = ""
+    terrain = ""
+    pile = ""
+    gs = ""
+    text = ""
+    number = 0
+
+    def __init__(self, verb: str) -> None:
+        self.verb = verb
+
+
+_ROLLED = re.compile(r"rolled (\d+)$")
+_SCOUTED_PROMPT = re.compile(r"the top Event card is (.+)$")
+
+
+class Situation:
+    """One decision seen by one seat, with every value rules may read (computed lazily)."""
+
+    def __init__(self, view: View, decision: Decision) -> None:
+        st = view.state
+        self.st = st
+        self.table = view.table
+        self.view = view
+        self.seat = view.seat
+        self.decision = decision
+        self.kind = decision.kind
+        self.prompt = decision.prompt
+        self.n = len(st.formation)
+        self.row_of = {p.marine.name: i for i, p in enumerate(st.formation)}
+        self.margin = self.table.switches.defence_margin
+        """The defence margin of the game's rules (0 as printed; a variant shifts it)."""
+
+    @lazy
+    def counts(self) -> PileCounts:
+        """The hidden piles' sizes: read only by the rules that ask (a search's view works
+        them out from its game's state at each read)."""
+        return self.view.counts
+
+    # -- options -------------------------------------------------------------------------------
+
+    def subject(self, option: Option) -> Subject:
+        verb = option.verb
+        a = option.args
+        o = Subject(verb)
+        row_of = self.row_of
+        if verb in ("marine", "flip", "charge"):
+            o.name = str(a[0])
+            o.m = row_of.get(o.name, -1)
+        elif verb == "attack":
+            o.name = str(a[0])
+            o.m = row_of.get(o.name, -1)
+            o.t = int(a[2]) - 1
+            o.ts = _SIDE_INDEX[str(a[1])]
+        elif verb == "swap":
+            o.name = str(a[0])
+            o.m = row_of.get(o.name, -1)
+            o.other = row_of.get(str(a[1]), -1)
+        elif verb == "activate":
+            o.name = str(a[0])
+            o.m = row_of.get(o.name, -1)
+            o.terrain = str(a[1])
+            if o.m >= 0:
+                o.t = o.m
+                o.ts = self.st.formation[o.m].marine.facing
+        elif verb == "card":
+            o.card = str(a[0])
+            o.team = self.table.actions[o.card][0]
+        elif verb in ("target", "place"):
+            o.t = int(a[0]) - 1
+            o.ts = _SIDE_INDEX[str(a[1])]
+        elif verb in ("slay_at", "take"):
+            o.t = int(a[0]) - 1
+            o.ts = _SIDE_INDEX[str(a[1])]
+            o.gs = str(a[2])
+        elif verb == "slay":
+            o.gs = str(a[0])
+        elif verb == "terrain":
+            o.terrain = str(a[0])
+            o.t = int(a[1]) - 1
+            o.ts = _SIDE_INDEX[str(a[2])]
+        elif verb == "pile":
+            o.pile = str(a[0])
+        elif verb == "team":
+            o.team = str(a[0])
+        elif verb == "count":
+            o.number = int(a[0])
+        elif verb in ("reroll", "keep"):
+            o.name = self.roll_info[0]
+            o.m = row_of.get(o.name, -1)
+        if verb in ("yes", "no"):
+            if a:
+                o.text = str(a[0])
+            o.name = self.prompt_marine
+            o.m = row_of.get(o.name, -1)
+        if not o.team and o.name:
+            if o.m >= 0:
+                o.team = self.st.formation[o.m].marine.team
+            elif o.name in self.table.marines:
+                o.team = self.table.marines[o.name][0]
+        return o
+
+    # -- the decision --------------------------------------------------------------------------
+
+    @lazy
+    def resolving(self) -> str:
+        """The action card resolving now ("" outside Resolve Actions)."""
+        st = self.st
+        if st.phase != "resolve_actions":
+            return ""
+        for _, team, card in st.revealed:
+            if team not in st.resolved and team not in st.eliminated:
+                return card
+        return ""
+
+    @lazy
+    def resolving_kind(self) -> str:
+        card = self.resolving
+        return self.table.actions[card][1].kind if card else ""
+
+    @lazy
+    def source(self) -> str:
+        """The card whose rule or ability asks: named at the head of the prompt, else the
+        Event being resolved, else the action card resolving."""
+        head = self.prompt.split(":", 1)[0].split(" (", 1)[0].strip()
+        if head and head in _card_names(self.table):
+            return head
+        return self.event or self.resolving
+
+    @lazy
+    def event(self) -> str:
+        return self.table.events[self.event_id].name if self.event_id is not None else ""
+
+    @lazy
+    def event_id(self) -> int | None:
+        """The Event card being resolved, if this seat may see it: an Instinct card is the
+        current player's alone until he has chosen (RULES §8), which an observation already
+        hides and a search's own state does not."""
+        st = self.st
+        if st.event is None or (st.event_hidden and self.seat != st.current_seat):
+            return None
+        return st.event
+
+    @lazy
+    def scouted(self) -> str:
+        """The top Event card as this seat saw it: from the state once it has looked, or
+        from Forward Scouting's own question (which names the card)."""
+        sc = self.st.scouted
+        if sc is not None and sc[0] == self.seat:
+            return self.table.events[sc[1]].name
+        m = _SCOUTED_PROMPT.search(self.prompt)
+        return m.group(1) if m else ""
+
+    @lazy
+    def prompt_marine(self) -> str:
+        """The marine a yes/no question is about, named in its prompt (Apothecarion,
+        Teleportarium, the Artefact)."""
+        prompt = self.prompt
+        for name in self.row_of:
+            if name in prompt:
+                return name
+        return ""
+
+    @lazy
+    def location(self) -> str:
+        return self.st.location_name(self.table) or ""
+
+    @lazy
+    def final(self) -> bool:
+        loc = self.st.location
+        return loc is not None and self.table.locations[loc].final
+
+    @lazy
+    def control_panel(self) -> bool:
+        """Whether the current location has a Control Panel ability (the terrain works)."""
+        loc = self.st.location
+        return loc is not None and self.table.locations[loc].ability == "control_panel"
+
+    @lazy
+    def my_teams(self) -> frozenset[str]:
+        seat = self.seat
+        if seat is None or not 1 <= seat <= len(self.st.seats):
+            return _EMPTY
+        return frozenset(self.st.seats[seat - 1])
+
+    @lazy
+    def chosen_kinds(self) -> dict[str, int]:
+        """How many of this seat's teams chose each kind of card this round (own cards
+        only: another seat's face-down card is not this seat's to know, RULES §5)."""
+        out = {"support": 0, "move_activate": 0, "attack": 0}
+        mine = self.my_teams
+        actions = self.table.actions
+        for team, card in self.st.chosen.items():
+            if team in mine:
+                out[actions[card][1].kind] += 1
+        return out
+
+    @lazy
+    def artefact(self) -> bool:
+        return self.seat is not None and self.st.artefact == self.seat
+
+    @lazy
+    def door_tokens(self) -> int:
+        table = self.table
+        return sum(
+            t.tokens
+            for p in self.st.formation
+            for side in p.terrain
+            for t in side
+            if t.tokens and is_door(table, t.name)
+        )
+
+    # -- the roll being decided (reroll) --------------------------------------------------------
+
+    @lazy
+    def roll_info(self) -> tuple[str, str, int, int, int]:
+        """(marine, "attack"/"defence"/"", face, side, attackers) read from a reroll prompt."""
+        question = read_reroll_prompt(self.prompt)
+        if question is None:
+            rolled = _ROLLED.search(self.prompt)
+            return "", "", int(rolled.group(1)) if rolled else 0, -1, 0
+        return question.marine, question.what, question.face, question.side, question.count
+
+    @lazy
+    def roll_kills(self) -> int:
+        """Genestealers the attack roll being decided would slay (0 for a defence)."""
+        marine, what, face, _, _ = self.roll_info
+        if what != "attack":
+            return 0
+        card = self.resolving
+        effect = self.table.actions[card][1].effect if card else None
+        skull = 1 <= face <= 3
+        if effect is not None:
+            params = effect.params
+            if effect.name == "attack_slays_face_value" and params.get("marine") == marine:
+                return face
+            if effect.name == "attack_face_slays" and face in params.get("faces", ()):
+                return int(params.get("up_to", 1))
+        return 1 if skull else 0
+
+    @lazy
+    def roll_loses(self) -> bool:
+        """Whether the roll being decided fails: a defence that slays the marine (after the
+        defence abilities in force), or an attack that slays nothing."""
+        marine, what, face, side, size = self.roll_info
+        if what == "attack":
+            return self.roll_kills == 0
+        if what != "defence":
+            return False
+        row = self.row_of.get(marine, -1)
+        if row < 0:
+            return False
+        strength, lords = swarm_strength(self.table, self.st.formation[row].swarms[side])
+        if self.table.gs_weight is not None:
+            size = strength  # the prompt counts cards; the verdict weighs them
+        # Defensive Stance turns a rerolled loss into a miss unless it shows a 0, but the
+        # prompt does not say whether this roll is a reroll: a loss is counted as a loss.
+        return slays(face, size, lords, self.margin) and face not in self.miss_faces[row]
+
+    # -- the formation, row by row ---------------------------------------------------------------
+
+    @lazy
+    def names(self) -> list[str]:
+        return [p.marine.name for p in self.st.formation] + [""]
+
+    @lazy
+    def teams(self) -> list[str]:
+        return [p.marine.team for p in self.st.formation] + [""]
+
+    @lazy
+    def mine(self) -> list[bool]:
+        mine = self.my_teams
+        return [p.marine.team in mine for p in self.st.formation] + [False]
+
+    @lazy
+    def ranges(self) -> list[int]:
+        return [p.marine.range for p in self.st.formation] + [0]
+
+    @lazy
+    def tokens(self) -> list[int]:
+        return [p.marine.tokens for p in self.st.formation] + [0]
+
+    @lazy
+    def facing(self) -> list[str]:
+        return [SIDES[p.marine.facing] for p in self.st.formation] + [""]
+
+    @lazy
+    def sizes(self) -> tuple[list[int], list[int]]:
+        """Swarm sizes by side then row (with the neutral entry)."""
+        f = self.st.formation
+        return (
+            [len(p.swarms[LEFT]) for p in f] + [0],
+            [len(p.swarms[RIGHT]) for p in f] + [0],
+        )
+
+    @lazy
+    def lords(self) -> tuple[list[int], list[int]]:
+        """Brood Lords by side then row (checked once for the whole formation first, since
+        most of the game has none)."""
+        f = self.st.formation
+        is_lord = self.table.is_brood_lord
+        if not any(is_lord(c) for p in f for swarm in p.swarms for c in swarm):
+            zeros = [0] * (self.n + 1)
+            return zeros, zeros
+        return (
+            [sum(1 for c in p.swarms[LEFT] if is_lord(c)) for p in f] + [0],
+            [sum(1 for c in p.swarms[RIGHT] if is_lord(c)) for p in f] + [0],
+        )
+
+    @lazy
+    def threat_sizes(self) -> tuple[list[int], list[int]]:
+        """Swarm sizes that can attack or be attacked: a Power Field's swarm counts 0."""
+        protected = self.st.protected
+        if not protected:
+            return self.sizes
+        f = self.st.formation
+        return (
+            [0 if any(c in protected for c in p.swarms[LEFT]) else len(p.swarms[LEFT]) for p in f]
+            + [0],
+            [0 if any(c in protected for c in p.swarms[RIGHT]) else len(p.swarms[RIGHT]) for p in f]
+            + [0],
+        )
+
+    @lazy
+    def attack_sizes(self) -> tuple[list[int], list[int]]:
+        """Swarm sizes as their attacks count them (RULES §7), by side then row: an enemy card
+        by its weight, a Power Field's swarm 0. The same lists as :attr:`threat_sizes` when
+        every card weighs one (the base game)."""
+        table = self.table
+        if table.gs_weight is None:
+            return self.threat_sizes
+        protected = self.st.protected
+        out: tuple[list[int], list[int]] = ([], [])
+        for side in (LEFT, RIGHT):
+            for p in self.st.formation:
+                swarm = p.swarms[side]
+                blocked = bool(protected) and any(c in protected for c in swarm)
+                out[side].append(0 if blocked else table.swarm_size(swarm))
+            out[side].append(0)
+        return out
+
+    @lazy
+    def front(self) -> list[int]:
+        sizes = self.sizes
+        return [sizes[p.marine.facing][r] for r, p in enumerate(self.st.formation)] + [0]
+
+    @lazy
+    def behind(self) -> list[int]:
+        sizes = self.sizes
+        return [sizes[1 - p.marine.facing][r] for r, p in enumerate(self.st.formation)] + [0]
+
+    @lazy
+    def front_lords(self) -> list[int]:
+        lords = self.lords
+        return [lords[p.marine.facing][r] for r, p in enumerate(self.st.formation)] + [0]
+
+    @lazy
+    def behind_lords(self) -> list[int]:
+        lords = self.lords
+        return [lords[1 - p.marine.facing][r] for r, p in enumerate(self.st.formation)] + [0]
+
+    @lazy
+    def engaged(self) -> list[int]:
+        return [a + b for a, b in zip(self.front, self.behind, strict=True)]
+
+    @lazy
+    def _reach(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """(in_range, behind_in_range, targets, max_target) by row, in one pass: attackable
+        swarms on each side within each marine's range."""
+        sizes = self.threat_sizes
+        n = self.n
+        in_range: list[int] = []
+        behind: list[int] = []
+        targets: list[int] = []
+        biggest: list[int] = []
+        for r, p in enumerate(self.st.formation):
+            m = p.marine
+            lo, hi = max(0, r - m.range), min(n, r + m.range + 1)
+            front = sizes[m.facing][lo:hi]
+            in_range.append(sum(front))
+            behind.append(sum(sizes[1 - m.facing][lo:hi]))
+            targets.append(len(front) - front.count(0))
+            biggest.append(max(front))
+        return [*in_range, 0], [*behind, 0], [*targets, 0], [*biggest, 0]
+
+    @lazy
+    def in_range(self) -> list[int]:
+        return self._reach[0]
+
+    @lazy
+    def behind_in_range(self) -> list[int]:
+        return self._reach[1]
+
+    @lazy
+    def targets(self) -> list[int]:
+        return self._reach[2]
+
+    @lazy
+    def max_target(self) -> list[int]:
+        return self._reach[3]
+
+    def _terrain_at(self, row: int, side: int) -> list[str]:
+        return [t.name for t in self.st.formation[row].terrain[side]]
+
+    @lazy
+    def front_terrain(self) -> list[frozenset[str]]:
+        return [
+            frozenset(self._terrain_at(r, p.marine.facing)) for r, p in enumerate(self.st.formation)
+        ] + [_EMPTY]
+
+    @lazy
+    def behind_terrain(self) -> list[frozenset[str]]:
+        return [
+            frozenset(self._terrain_at(r, 1 - p.marine.facing))
+            for r, p in enumerate(self.st.formation)
+        ] + [_EMPTY]
+
+    def _colors(self, names: frozenset[str]) -> frozenset[str]:
+        terrain = self.table.terrain
+        return frozenset(terrain[n].color for n in names)
+
+    @lazy
+    def front_colors(self) -> list[frozenset[str]]:
+        return [self._colors(t) for t in self.front_terrain]
+
+    @lazy
+    def behind_colors(self) -> list[frozenset[str]]:
+        return [self._colors(t) for t in self.behind_terrain]
+
+    # -- spawns ----------------------------------------------------------------------------------
+
+    @lazy
+    def spawn_weight(self) -> dict[str, float]:
+        """Expected genestealers one terrain card of each colour spawns in the next Event
+        phase, from the Event cards that may come next: the one this seat saw on top
+        (Forward Scouting), else the deck's make-up — every copy not in the discard pile nor
+        being resolved (both public), or the discard pile when the deck is empty (§12)."""
+        if self.scouted:
+            events = self.table.events
+            pool: list[int] = [next(i for i, e in enumerate(events) if e.name == self.scouted)]
+        else:
+            pool = self.event_pool
+        return self._weights(pool)
+
+    @lazy
+    def mean_spawn_weight(self) -> dict[str, float]:
+        """:attr:`spawn_weight` without what this seat may have seen on top of the deck."""
+        return self._weights(self.event_pool)
+
+    @lazy
+    def move_chances(self) -> dict[tuple[str, str], float]:
+        """(move kind, icon) → chance the next Event card's move box is that one, over the
+        cards it may be (:attr:`event_pool`, or the card this seat saw on top)."""
+        events = self.table.events
+        if self.scouted:
+            pool = [next(i for i, e in enumerate(events) if e.name == self.scouted)]
+        else:
+            pool = self.event_pool
+        out: dict[tuple[str, str], float] = {}
+        for e in pool:
+            move = events[e].move
+            if move is not None:
+                key = (move.kind, move.icon)
+                out[key] = out.get(key, 0.0) + 1 / len(pool)
+        return out
+
+    def swarm_flank(self, o: Subject) -> float:
+        """Chance the next Event flanks the targeted swarm (one of its cards has the icon)."""
+        t, ts = o.t, o.ts
+        if t < 0 or ts < 0 or t >= self.n:
+            return 0.0
+        icons: set[str] = set()
+        for card in self.st.formation[t].swarms[ts]:
+            icons |= self.table.gs_icons[card]
+        chances = self.move_chances
+        return sum(chances.get(("flank", icon), 0.0) for icon in icons)
+
+    def move_chance(self, gs: str, kind: str) -> float:
+        """Chance the next Event moves a genestealer with this label's icons that way."""
+        card = self.table.gs_by_label.get(gs)
+        if card is None:
+            return 0.0
+        chances = self.move_chances
+        return sum(chances.get((kind, icon), 0.0) for icon in self.table.gs_icons[card])
+
+    @lazy
+    def event_pool(self) -> list[int]:
+        """The Event cards the next one is drawn from, as far as anyone at the table knows."""
+        st = self.st
+        table = self.table
+        if self.counts.event_deck > 0:
+            gone = set(st.event_discard)
+            if self.event_id is not None:
+                gone.add(self.event_id)
+            return [e for e in range(len(table.events)) if e not in gone]
+        return list(st.event_discard)
+
+    def _weights(self, pool: list[int]) -> dict[str, float]:
+        """Mean genestealers per terrain card of each colour over the Event cards of
+        ``pool``. Cached across decisions: the same pools recur all game long (measured at a
+        fifth of a decision's time before)."""
+        setup = self.st.setup_location
+        major, minor = (setup.major_spawn, setup.minor_spawn) if setup else (1, 1)
+        key = (id(self.table), major, minor, frozenset(pool))
+        found = _WEIGHTS.get(key)
+        if found is not None:
+            return found
+        out: dict[str, float] = {}
+        events = self.table.events
+        for e in pool:
+            for box in events[e].spawns:
+                out[box.color] = out.get(box.color, 0.0) + (major if box.size == "major" else minor)
+        found = {c: v / len(pool) for c, v in out.items()} if pool else {}
+        if len(_WEIGHTS) > 4096:
+            _WEIGHTS.clear()
+        _WEIGHTS[key] = found
+        return found
+
+    def spawn_at(self, names: frozenset[str]) -> float:
+        weight = self.spawn_weight
+        terrain = self.table.terrain
+        return sum(weight.get(terrain[n].color, 0.0) for n in names)
+
+    @lazy
+    def side_spawns(self) -> tuple[float, float, float]:
+        """Genestealers expected to spawn on the left and on the right at the next Event
+        (each side draws from its own blip pile), and 0 for an option naming no pile."""
+        weight = self.spawn_weight
+        terrain = self.table.terrain
+        out = [0.0, 0.0, 0.0]
+        for p in self.st.formation:
+            for side in (LEFT, RIGHT):
+                for t in p.terrain[side]:
+                    out[side] += weight.get(terrain[t.name].color, 0.0)
+        return out[0], out[1], 0.0
+
+    @lazy
+    def next_spawns(self) -> float:
+        """Genestealers expected to spawn in the whole formation at the next Event."""
+        return self._formation_spawns(self.spawn_weight)
+
+    @lazy
+    def mean_spawns(self) -> float:
+        """The same, for an Event card drawn unseen."""
+        return self._formation_spawns(self.mean_spawn_weight)
+
+    def _formation_spawns(self, weight: dict[str, float]) -> float:
+        terrain = self.table.terrain
+        return sum(
+            weight.get(terrain[t.name].color, 0.0)
+            for p in self.st.formation
+            for side in p.terrain
+            for t in side
+        )
+
+    @lazy
+    def front_spawn(self) -> list[float]:
+        return [self.spawn_at(t) for t in self.front_terrain]
+
+    @lazy
+    def behind_spawn(self) -> list[float]:
+        return [self.spawn_at(t) for t in self.behind_terrain]
+
+    # -- danger ------------------------------------------------------------------------------------
+
+    @lazy
+    def miss_faces(self) -> list[frozenset[int]]:
+        """Defence faces that miss whatever the swarm, per row: Block and Counter Attack on
+        their marine (cards revealed this round), Second Wind (RULES §14.20)."""
+        st = self.st
+        out = [_NO_FACES] * (self.n + 1)
+        special: dict[str, set[int]] = {}
+        if st.phase != "choose_actions":
+            actions = self.table.actions
+            for _, _, card in st.revealed:
+                effect = actions[card][1].effect
+                if effect is not None and effect.name == "defence_face_misses":
+                    special.setdefault(str(effect.params["marine"]), set()).update(
+                        effect.params["faces"]
+                    )
+        for entry in st.effects:
+            if isinstance(entry, SecondWind):
+                special.setdefault(entry.marine, set()).add(0)
+        if special:
+            for name, faces in special.items():
+                row = self.row_of.get(name)
+                if row is not None:
+                    out[row] = frozenset(faces)
+        return out
+
+    @lazy
+    def stance(self) -> frozenset[str]:
+        """Teams whose Defensive Stance is in force this round."""
+        st = self.st
+        if st.phase == "choose_actions":
+            return _EMPTY
+        actions = self.table.actions
+        return frozenset(
+            team
+            for _, team, card in st.revealed
+            if (e := actions[card][1].effect) is not None and e.name == "defensive_reroll"
+        )
+
+    def death_at(self, source: int, row: int, facing: int, tokens: int, cut: int = -1) -> float:
+        """Chance that the marine now at ``source``, standing at ``row`` facing ``facing``
+        with ``tokens``, is slain by the swarms there in the coming Genestealer Attack
+        (``cut``: the side losing one genestealer, for what a kill is worth)."""
+        sizes = self.attack_sizes
+        lords = self.lords
+        miss = self.miss_faces[source]
+        fsize = sizes[facing][row]
+        bsize = sizes[1 - facing][row]
+        flords = lords[facing][row]
+        blords = lords[1 - facing][row]
+        if cut == facing and fsize:
+            if fsize > flords:
+                fsize -= 1
+            else:
+                fsize -= 1
+                flords -= 1
+        elif cut == 1 - facing and bsize:
+            if bsize > blords:
+                bsize -= 1
+            else:
+                bsize -= 1
+                blords -= 1
+        pf = kill_chance(fsize, flords, self.margin, miss)
+        pb = kill_chance(bsize, blords, self.margin, miss)
+        stance = self.teams[source] in self.stance
+        return 1 - survive_front(pf, tokens, stance) * (1 - pb)
+
+    @lazy
+    def side_chance(self) -> tuple[list[float], list[float]]:
+        """Kill chance of one attack by the swarm on each side of each row, against the
+        marine standing there (his miss faces), by side then row."""
+        sizes = self.attack_sizes
+        lords = self.lords
+        miss = self.miss_faces
+        margin = self.margin
+        out: tuple[list[float], list[float]] = ([], [])
+        for side in (LEFT, RIGHT):
+            chances = out[side]
+            for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
+                chances.append(kill_chance(size, lord, margin, miss[r]) if size else 0.0)
+        return out
+
+    @lazy
+    def _danger(self) -> tuple[list[float], list[float], list[float]]:
+        """(death, token_gain, flip_gain) by row, from :attr:`side_chance`."""
+        chance = self.side_chance
+        stance = self.stance
+        death: list[float] = []
+        token: list[float] = []
+        flip: list[float] = []
+        for r, p in enumerate(self.st.formation):
+            m = p.marine
+            pf = chance[m.facing][r]
+            pb = chance[1 - m.facing][r]
+            if not pf and not pb:
+                death.append(0.0)
+                token.append(0.0)
+                flip.append(0.0)
+                continue
+            t = m.tokens
+            if stance and m.team in stance:
+                d = 1 - survive_front(pf, t, True) * (1 - pb)
+                token.append(d - (1 - survive_front(pf, t + 1, True) * (1 - pb)))
+                flip.append(d - (1 - survive_front(pb, t, True) * (1 - pf)))
+            else:
+                # Rerolls while the roll loses: a loss needs every roll to lose (§6.4).
+                lf = pf ** (t + 1)
+                d = 1 - (1 - lf) * (1 - pb)
+                token.append((lf - lf * pf) * (1 - pb))
+                flip.append(d - (1 - (1 - pb ** (t + 1)) * (1 - pf)))
+            death.append(d)
+        return [*death, 0.0], [*token, 0.0], [*flip, 0.0]
+
+    @lazy
+    def death(self) -> list[float]:
+        return self._danger[0]
+
+    @lazy
+    def token_gain(self) -> list[float]:
+        return self._danger[1]
+
+    @lazy
+    def flip_gain(self) -> list[float]:
+        return self._danger[2]
+
+    @lazy
+    def best_token_gain(self) -> float:
+        return max(self.token_gain)
+
+    @lazy
+    def max_threat(self) -> float:
+        """The most one swarm's attack is expected to slay this round: what a Power Field
+        on the worst swarm saves."""
+        best = 0.0
+        for row in range(self.n):
+            for side in (LEFT, RIGHT):
+                if self.attack_sizes[side][row]:
+                    best = max(best, self._without(row, side))
+        return best
+
+    def _without(self, row: int, side: int) -> float:
+        """How much the marine at ``row`` gains if the swarm on ``side`` did not attack."""
+        m = self.st.formation[row].marine
+        chance = self.side_chance
+        other = chance[1 - side][row]
+        stance = m.team in self.stance
+        if side == m.facing:
+            after = 1 - (1 - other)
+        else:
+            after = 1 - survive_front(chance[m.facing][row], m.tokens, stance)
+        return self.death[row] - after
+
+    def _row_death(self, row: int, sizes: tuple[list[int], list[int]]) -> float:
+        m = self.st.formation[row].marine
+        miss = self.miss_faces[row]
+        lords = self.lords
+        margin = self.margin
+        pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], margin, miss)
+        pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], margin, miss)
+        return 1 - survive_front(pf, m.tokens, m.team in self.stance) * (1 - pb)
+
+    def _best_swarm_move(self) -> float:
+        """What Strategize's best move saves: one swarm moved one row up or down and/or to
+        the other side (Brood Lords counted as plain cards here)."""
+        base = self.attack_sizes
+        best = 0.0
+        n = self.n
+        for row in range(n):
+            for side in (LEFT, RIGHT):
+                size = base[side][row]
+                if not size:
+                    continue
+                for drow in (row - 1, row, row + 1):
+                    if not 0 <= drow < n:
+                        continue
+                    for dside in (LEFT, RIGHT):
+                        if (drow, dside) == (row, side):
+                            continue
+                        sizes = ([*base[0]], [*base[1]])
+                        sizes[side][row] = 0
+                        sizes[dside][drow] += size
+                        rows = {row, drow}
+                        before = sum(self.death[r] for r in rows)
+                        after = sum(self._row_death(r, sizes) for r in rows)
+                        best = max(best, before - after)
+        return best
+
+    def card_values(self, card: str) -> tuple[float, float, float]:
+        """(kills, saves, blips) an action card is worth now, read from its effect in the
+        card catalogue: genestealers its attacks or ability are expected to remove, marines
+        its defensive ability is expected to save in the coming Genestealer Attack, and
+        blip cards it discards. A rough, honest estimate from the swarms now in place."""
+        cache: dict[str, tuple[float, float, float]] = self.__dict__.setdefault("_cards", {})
+        found = cache.get(card)
+        if found is not None:
+            return found
+        team, action = self.table.actions[card]
+        effect = action.effect
+        name = effect.name if effect is not None else ""
+        params = effect.params if effect is not None else {}
+        rows = [r for r in range(self.n) if self.teams[r] == team]
+        kills = saves = blips = 0.0
+        if action.kind == "attack":
+            per = [self._attack_kills(r, name, params) for r in rows]
+            kills = max(per, default=0.0) if EVASION in self.st.effects else sum(per)
+        if name == "defence_face_misses":
+            row = self.row_of.get(str(params["marine"]))
+            if row is not None:
+                faces = frozenset(params["faces"]) | self.miss_faces[row]
+                m = self.st.formation[row].marine
+                sizes, lords, margin = self.attack_sizes, self.lords, self.margin
+                pf = kill_chance(sizes[m.facing][row], lords[m.facing][row], margin, faces)
+                pb = kill_chance(sizes[1 - m.facing][row], lords[1 - m.facing][row], margin, faces)
+                after = 1 - survive_front(pf, m.tokens, m.team in self.stance) * (1 - pb)
+                saves = self.death[row] - after
+                if params.get("counter"):
+                    kills = 0.5 * (sizes[0][row] > 0) + 0.5 * (sizes[1][row] > 0)
+        elif name == "defensive_reroll":
+            chance = self.side_chance
+            for r in rows:
+                m = self.st.formation[r].marine
+                pf, pb = chance[m.facing][r], chance[1 - m.facing][r]
+                tokens = max(1, m.tokens)
+                saves += self.death[r] - (1 - survive_front(pf, tokens, True) * (1 - pb))
+        elif name == "power_field":
+            saves = self.max_threat
+        elif name == "move_swarm":
+            saves = self._best_swarm_move()
+        elif name in ("overwatch", "spend_support_to_attack"):
+            kills = 0.5 * sum(1 for r in rows if self.tokens[r] and self.targets[r])
+        elif name == "intimidate":
+            engaged = sum(self.engaged[r] for r in rows)
+            kills = sum(min(f, engaged) for f in range(6)) / 6
+        elif name == "discard_blips":
+            blips = float((self.counts.blips_left > 0) + (self.counts.blips_right > 0))
+            if blips > 1 and not any(self.tokens[r] for r in range(self.n) if self.mine[r]):
+                blips = 1.0
+        cache[card] = (kills, saves, blips)
+        return kills, saves, blips
+
+    def _attack_kills(self, row: int, name: str, params: Any) -> float:
+        """Genestealers one marine is expected to slay with this attack card's ability."""
+        marine = self.names[row]
+        if name == "heroic_charge" and params.get("marine") == marine:
+            charge = float(min(int(params["up_to"]), self.f_near(marine, params["reach"])))
+            if charge:
+                return max(charge, 0.5 if self.targets[row] else 0.0)
+        if not self.targets[row]:
+            return 0.0
+        biggest = self.max_target[row]
+        if name == "attack_face_slays":
+            many = min(int(params["up_to"]), biggest)
+            faces = params["faces"]
+            return sum(many if f in faces else int(1 <= f <= 3) for f in range(6)) / 6
+        if name == "attack_slays_face_value" and params.get("marine") == marine:
+            return sum(min(f, biggest) for f in range(6)) / 6
+        if name == "multiple_attacks" and params.get("marine") == marine:
+            return min(0.5 * int(params["attacks"]), float(self.in_range[row]))
+        if name == "skull_chains_attack" and params.get("marine") == marine:
+            return min(1.0, float(self.in_range[row]))
+        return 0.5
+
+    @lazy
+    def moved_swarm(self) -> tuple[int, int]:
+        """(row, side) of the swarm a "move it where?" question (Strategize) is about: the
+        one place next to the offered ones that is not offered, else (-1, -1)."""
+        places = {
+            (int(o.args[0]) - 1, _SIDE_INDEX[str(o.args[1])])
+            for o in self.decision.options
+            if o.verb == "place"
+        }
+        if not places or len(places) == 2 * self.n:
+            return -1, -1
+        rows = sorted({r for r, _ in places})
+        missing = [(r, s) for r in rows for s in (LEFT, RIGHT) if (r, s) not in places]
+        if len(missing) == 1 and self.sizes[missing[0][1]][missing[0][0]]:
+            return missing[0]
+        return -1, -1
+
+    def move_gain(self, o: Subject) -> float:
+        """For a place Strategize offers: how much moving the swarm there lowers the summed
+        `death` of the marines at both rows."""
+        row, side = self.moved_swarm
+        if row < 0 or o.t < 0:
+            return 0.0
+        base = self.attack_sizes
+        sizes = ([*base[0]], [*base[1]])
+        size = self.table.swarm_size(self.st.formation[row].swarms[side])
+        sizes[side][row] = 0
+        sizes[o.ts][o.t] += size
+        rows = {row, o.t}
+        return sum(self.death[r] for r in rows) - sum(self._row_death(r, sizes) for r in rows)
+
+    def swap_gain(self, o: Subject) -> float:
+        """How much a swap lowers the two marines' summed chance of dying this round."""
+        a, b = o.m, o.other
+        if a < 0 or b < 0:
+            return 0.0
+        f = self.st.formation
+        ma, mb = f[a].marine, f[b].marine
+        before = self.death[a] + self.death[b]
+        after = self.death_at(a, b, ma.facing, ma.tokens) + self.death_at(
+            b, a, mb.facing, mb.tokens
+        )
+        return before - after
+
+    def kill_gain(self, o: Subject) -> float:
+        """How much slaying one genestealer of the targeted swarm lowers the chance that
+        the marine at its row dies this round."""
+        t, ts = o.t, o.ts
+        if t < 0 or ts < 0 or t >= self.n or not self.attack_sizes[ts][t]:
+            return 0.0
+        m = self.st.formation[t].marine
+        return self.death[t] - self.death_at(t, t, m.facing, m.tokens, ts)
+
+    def target_threat(self, o: Subject) -> float:
+        """Chance that the targeted swarm slays the marine at its row (his tokens count
+        when it is in front of him)."""
+        t, ts = o.t, o.ts
+        if t < 0 or ts < 0 or t >= self.n:
+            return 0.0
+        m = self.st.formation[t].marine
+        sizes, lords = self.attack_sizes, self.lords
+        p = kill_chance(sizes[ts][t], lords[ts][t], self.margin, self.miss_faces[t])
+        if ts == m.facing:
+            return 1 - survive_front(p, m.tokens, m.team in self.stance)
+        return p
+
+    @lazy
+    def total_death(self) -> float:
+        return sum(self.death)
+
+    # -- teams -------------------------------------------------------------------------------------
+
+    def _team_sum(self, values: list[Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for team, v in zip(self.teams, values, strict=True):
+            out[team] = out.get(team, 0) + v
+        return out
+
+    @lazy
+    def team_front(self) -> dict[str, int]:
+        return self._team_sum(self.front)
+
+    @lazy
+    def team_behind(self) -> dict[str, int]:
+        return self._team_sum(self.behind)
+
+    @lazy
+    def team_in_range(self) -> dict[str, int]:
+        return self._team_sum(self.in_range)
+
+    @lazy
+    def team_targets(self) -> dict[str, int]:
+        return self._team_sum([int(t > 0) for t in self.targets])
+
+    @lazy
+    def team_tokens(self) -> dict[str, int]:
+        return self._team_sum(self.tokens)
+
+    @lazy
+    def team_marines(self) -> dict[str, int]:
+        return self._team_sum([1] * self.n + [0])
+
+    @lazy
+    def team_death(self) -> dict[str, float]:
+        return self._team_sum(self.death)
+
+    @lazy
+    def team_flip_gain(self) -> dict[str, float]:
+        return self._team_sum([max(0.0, g) for g in self.flip_gain])
+
+    @lazy
+    def team_turn_gain(self) -> dict[str, int]:
+        return self._team_sum([max(0, b - f) for f, b in zip(self.front, self.behind, strict=True)])
+
+    @lazy
+    def team_turn_targets(self) -> dict[str, int]:
+        return self._team_sum(
+            [max(0, b - f) for f, b in zip(self.in_range, self.behind_in_range, strict=True)]
+        )
+
+    @lazy
+    def activatable(self) -> list[int]:
+        """Terrain cards in front of each marine that he could activate now."""
+        terrain = self.table.terrain
+        activated = self.st.activated
+        panel = self.control_panel
+        out = []
+        for names in self.front_terrain[:-1]:
+            count = 0
+            for name in names:
+                card = terrain[name]
+                if not card.activatable or name in activated:
+                    continue
+                if (
+                    card.effect is not None
+                    and card.effect.name == "use_control_panel"
+                    and not panel
+                ):
+                    continue
+                count += 1
+            out.append(count)
+        return [*out, 0]
+
+    @lazy
+    def team_activatable(self) -> dict[str, int]:
+        return self._team_sum(self.activatable)
+
+    @lazy
+    def team_doors(self) -> dict[str, int]:
+        table = self.table
+        return self._team_sum(
+            [int(any(is_door(table, name) for name in t)) for t in self.front_terrain]
+        )
+
+    # -- functions ---------------------------------------------------------------------------------
+
+    def f_chance(self, size: int) -> float:
+        """The chance a swarm of ``size`` cards, no Brood Lord among them, slays a marine
+        with one roll, under the game's rules (a variant's defence margin included)."""
+        return kill_chance(size, 0, self.margin)
+
+    def f_swarm(self, position: float, side: str) -> int:
+        row = int(position) - 1
+        s = _SIDE_INDEX.get(side)
+        if s is None or not 0 <= row < self.n:
+            return 0
+        return self.sizes[s][row]
+
+    def f_terrain(self, position: float, side: str) -> frozenset[str]:
+        row = int(position) - 1
+        s = _SIDE_INDEX.get(side)
+        if s is None or not 0 <= row < self.n:
+            return _EMPTY
+        return frozenset(self._terrain_at(row, s))
+
+    def f_colors(self, position: float, side: str) -> frozenset[str]:
+        return self._colors(self.f_terrain(position, side))
+
+    def f_row(self, name: str) -> int:
+        return self.row_of.get(name, -1)
+
+    def f_near(self, name: str, reach: float) -> int:
+        """Attackable genestealers within ``reach`` rows of the marine, either side."""
+        row = self.row_of.get(name)
+        if row is None:
+            return 0
+        sizes = self.threat_sizes
+        lo, hi = max(0, row - int(reach)), min(self.n, row + int(reach) + 1)
+        return sum(sizes[0][lo:hi]) + sum(sizes[1][lo:hi])
+
+    def terrain_rows(self, name: str) -> list[int]:
+        """Rows with a terrain card of that name (either side)."""
+        cache: dict[str, list[int]] = self.__dict__.setdefault("_terrain_rows", {})
+        rows = cache.get(name)
+        if rows is None:
+            rows = cache[name] = [
+                r
+                for r, p in enumerate(self.st.formation)
+                if any(t.name == name for side in p.terrain for t in side)
+            ]
+        return rows
+
+    def f_distance_from(self, position: float, name: str) -> int:
+        row = int(position) - 1
+        rows = self.terrain_rows(name)
+        if row < 0 or not rows:
+            return 99
+        return min(abs(row - r) for r in rows)
+
+    def f_team_distance(self, team: str, name: str) -> int:
+        rows = self.terrain_rows(name)
+        if not rows:
+            return 99
+        return min(
+            (abs(m - r) for m in range(self.n) if self.teams[m] == team for r in rows), default=99
+        )
+
+    def f_last(self, team: str) -> str:
+        return self.st.last_resolved.get(team, "")
+
+
+_CARD_NAMES: dict[int, frozenset[str]] = {}
+_WEIGHTS: dict[tuple[int, int, int, frozenset[int]], dict[str, float]] = {}
+
+
+def _card_names(table: CardTable) -> frozenset[str]:
+    """Every card name a prompt may start with (built once per table)."""
+    names = _CARD_NAMES.get(id(table))
+    if names is None:
+        db = table.db
+        names = frozenset(
+            [a.name for t in db.teams for a in t.actions]
+            + [e.name for e in db.events]
+            + [loc.name for loc in db.locations]
+            + [loc.name for loc in db.setup_locations]
+            + [t.name for t in db.terrain]
+        )
+        _CARD_NAMES[id(table)] = names
+    return names

@@ -1,0 +1,488 @@
+"""Information-set Monte Carlo tree search over determinizations (ISMCTS).
+
+The bot never sees the game: each iteration deals what its seat cannot see at random
+(:func:`~deathangel.engine.forward.determinize`), plays one root option in that game, walks
+down a shallow tree of its own later decisions, rolls out with a fast rollout policy for a
+few rounds, and backs up :func:`~deathangel.players.search.value.position_value`.
+
+Why it is shaped this way (measured on solo games):
+
+- Most of this game is hidden chance: a win/loss value alone cannot rank options at a
+  budget of a few hundred rollouts, so rollouts are valued by progress (locations, marines
+  standing, danger, tokens), a win worth far more than any of it.
+- Root options are compared on the *same* deals and dice streams (one seed per sweep over
+  the options): common random numbers, so the difference between two options is measured
+  far more precisely than either value. The budget is spent by sequential halving: the
+  better half of the options gets the next share, the policy's own choice always stays.
+- The bot keeps the rollout policy's choice unless the best option beats it, over the
+  paired sweeps, by at least ``margin`` and by ``confidence`` standard errors: a search that
+  cannot see the dice should not overrule a sound rule of thumb on noise.
+- Below the root, nodes are keyed by (decision kind, option) — an option legal in one deal
+  may not be in another — and chosen by UCB1 with availability counts (how often an option
+  was legal when its node was visited), the policy's choice expanded first.
+- Every decision's random stream comes from the bot's seed and the situation (round, phase,
+  kind, options, decisions seen this phase), so the same seed and the same observation give
+  the same choice: a resumed game need not replay the bot's past (``replays_on_resume``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from attrs import define, field
+
+import deathangel.engine.decisions as d
+from deathangel.engine.defence import slays, swarm_strength
+from deathangel.engine.forward import determinize
+from deathangel.engine.observation import PileCounts, pile_counts
+from deathangel.players.search.greedy import GreedyPolicy, RolloutPolicy
+from deathangel.players.search.value import DEFAULT_WEIGHTS, ValueWeights, position_value
+
+PositionValue = Callable[["GameState", "CardTable"], float]
+"""What a position is worth to the marines, 0–1 (the chance they win from it)."""
+
+if TYPE_CHECKING:
+    from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.observation import Observation
+    from deathangel.engine.state import CardTable, GameState
+
+
+ITERATIONS = 150
+"""Rollouts per searched decision by default: a median decision near 0.1 s on one core."""
+HORIZON = 1
+"""Rounds a rollout plays by default, the current one included."""
+DEPTH = 1
+"""Own decisions per iteration chosen in the tree by default (1: the root only)."""
+EXPLORATION = 0.5
+"""UCB1's exploration constant below the root."""
+MARGIN = 0.002
+"""The least value gain over the policy's choice that may overrule it."""
+CONFIDENCE = 1.0
+"""Standard errors of the paired gain an overruling option must also clear."""
+
+
+class _GameView:
+    """A rollout policy's view of a determinized game: its own state, read in place (a
+    determinized game is the bot's own imagination, so nothing leaks to copy from)."""
+
+    __slots__ = ("seat", "state", "table")
+
+    def __init__(self, state: GameState, table: CardTable) -> None:
+        self.seat: int | None = None
+        self.state = state
+        self.table = table
+
+    @property
+    def counts(self) -> PileCounts:
+        return pile_counts(self.state)
+
+
+class _Edge:
+    """One option at a node: how often it was tried, legal, and what it brought."""
+
+    __slots__ = ("available", "child", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.child: _Node | None = None
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class _Node:
+    """A decision of the searching seat, as reached by a sequence of its own choices."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[tuple[str, Option], _Edge] = {}
+
+
+@define
+class SearchStats:
+    """What the bot's searches cost and did, for measurements (not part of its choices)."""
+
+    decisions: int = 0
+    """Decisions asked."""
+    searched: int = 0
+    """Decisions searched (the others were forced or trivial)."""
+    iterations: int = 0
+    """Rollouts played, over every search."""
+    overruled: int = 0
+    """Searches whose choice differed from the rollout policy's."""
+    seconds: list[float] = field(factory=list)
+    """Process time of each searched decision (the time on one core, whatever else the
+    machine runs)."""
+    kinds: dict[str, list[int]] = field(factory=dict)
+    """Decision kind → [searched, overruled]."""
+
+
+class MctsPlayer:
+    """Information-set MCTS over determinizations, with a rollout policy and a progress value.
+
+    The parameters are those of :func:`mcts` (the strategy's factory), with the policies as
+    objects (greedy by default) and the ``weights`` of the value.
+    """
+
+    uses_forward_model = True
+    replays_on_resume = False  # each choice depends only on the seed and the observation
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = ITERATIONS,
+        seconds: float = 0.0,
+        horizon: int = HORIZON,
+        depth: int = DEPTH,
+        exploration: float = EXPLORATION,
+        margin: float = MARGIN,
+        confidence: float = CONFIDENCE,
+        *,
+        policy: RolloutPolicy | None = None,
+        rollout: RolloutPolicy | None = None,
+        weights: ValueWeights = DEFAULT_WEIGHTS,
+        value: PositionValue | None = None,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds < 0:
+            raise ValueError(f"seconds must be 0 (no cap) or more, not {seconds}")
+        if horizon < 0:
+            raise ValueError(f"horizon must be 0 (to the end) or a number of rounds, not {horizon}")
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, not {depth}")
+        self.seed = seed
+        self.iterations = iterations
+        self.seconds = seconds
+        self.horizon = horizon
+        self.depth = depth
+        self.exploration = exploration
+        self.margin = margin
+        self.confidence = confidence
+        self.policy: RolloutPolicy = policy if policy is not None else GreedyPolicy()
+        """The bot's own choice, kept unless the search clearly beats it; first tried at a
+        new tree node."""
+        self.rollout: RolloutPolicy = rollout if rollout is not None else self.policy
+        """What plays the rollouts (and other seats' decisions in the tree's game)."""
+        self.weights = weights
+        self.value: PositionValue = (
+            value if value is not None else partial(_progress_value, weights=weights)
+        )
+        """What a rollout cut short is worth: the hand-made progress value (with ``weights``)
+        or a learned model's :meth:`~deathangel.players.search.model.ValueModel.value`."""
+        self.stats = SearchStats()
+        self.last_values: dict[Option, float] = {}
+        """The last search's mean value of each root option it tried, as its root edge backed
+        it up (for reports and tests: how the choice was made)."""
+        self.last_visits: dict[Option, int] = {}
+        self.last_errors: dict[Option, float] = {}
+        """The standard error of each of :attr:`last_values` (over its sweeps): how sure the
+        search is of it."""
+        """The last search's rollouts of each root option it tried: sequential halving gives
+        the better options more."""
+
+    # -- the player protocol ------------------------------------------------------------------
+
+    def choose(self, observation: Observation | None, decision: Decision) -> Option:
+        if observation is None:
+            raise ValueError("the MCTS bot needs its observation")
+        self.stats.decisions += 1
+        rng = random.Random(self._situation(observation, decision))
+        own = self.policy.choose(observation, decision, rng)
+        if self._trivial(observation, decision):
+            return own
+        started = time.perf_counter()
+        cpu = time.process_time()
+        choice = self._search(observation, decision, own, rng, started)
+        stats = self.stats
+        stats.searched += 1
+        stats.seconds.append(time.process_time() - cpu)
+        tally = stats.kinds.setdefault(decision.kind, [0, 0])
+        tally[0] += 1
+        if choice != own:
+            stats.overruled += 1
+            tally[1] += 1
+        return choice
+
+    def analyse(self, observation: Observation, decision: Decision) -> Option:
+        """Search ``decision`` whatever it is (even one :meth:`choose` would answer without a
+        search) and return the choice; :attr:`last_values`, :attr:`last_visits` and
+        :attr:`last_errors` then hold its account of every option (for hints)."""
+        rng = random.Random(self._situation(observation, decision))
+        own = self.policy.choose(observation, decision, rng)
+        return self._search(observation, decision, own, rng, time.perf_counter())
+
+    def _situation(self, observation: Observation, decision: Decision) -> str:
+        """The seed of this decision's random stream: the bot's seed and where the game
+        stands, in a form that is the same in every process (no ``hash``)."""
+        st = observation.state
+        fw = observation.forward
+        seen = 0 if fw is None else len(fw.decisions)
+        options = ";".join(",".join(map(str, o.code())) for o in decision.options)
+        return (
+            f"mcts:{self.seed}:{st.round}:{st.phase}:{decision.seat}:{decision.kind}:"
+            f"{seen}:{options}"
+        )
+
+    @staticmethod
+    def _trivial(observation: Observation, decision: Decision) -> bool:
+        """Decisions with an answer no search could improve: keeping a defence roll that
+        already misses (RULES §7: a reroll can only turn a miss into a kill)."""
+        if decision.kind != d.REROLL:
+            return False
+        question = d.read_reroll_prompt(decision.prompt)
+        if question is None or question.what != "defence":
+            return False
+        table = observation.table
+        for pos in observation.state.formation:
+            if pos.marine.name == question.marine:
+                size, lords = swarm_strength(table, pos.swarms[question.side])
+                return not slays(question.face, size, lords, table.switches.defence_margin)
+        return False
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def _search(
+        self,
+        observation: Observation,
+        decision: Decision,
+        own: Option,
+        rng: random.Random,
+        started: float,
+    ) -> Option:
+        """Sequential halving over the root options on paired sweeps; see the module
+        docstring for why."""
+        options = list(decision.options)
+        root = _Node()
+        values: dict[Option, dict[int, float]] = {o: {} for o in options}
+        # The rollout stops as the round ``horizon`` rounds after this one begins.
+        limit = observation.state.round + self.horizon - 1 if self.horizon else 1 << 30
+        deadline = started + self.seconds if self.seconds > 0 else math.inf
+        rounds = max(1, math.ceil(math.log2(len(options))))
+        survivors = options
+        sweep = 0
+        out_of_time = False
+        for r in range(rounds):
+            share = self.iterations // rounds + (self.iterations % rounds if r == 0 else 0)
+            for _ in range(max(1, share // len(survivors))):
+                seed = rng.getrandbits(64)
+                for option in survivors:
+                    edge = root.edges.setdefault((decision.kind, option), _Edge())
+                    values[option][sweep] = self._iterate(observation, edge, option, seed, limit)
+                    self.stats.iterations += 1
+                sweep += 1
+                if time.perf_counter() > deadline:
+                    out_of_time = True
+                    break
+            if out_of_time or len(survivors) <= 2:
+                break
+            ranked = sorted(survivors, key=lambda o: -_mean(values[o]))
+            keep = ranked[: math.ceil(len(ranked) / 2)]
+            if own not in keep:
+                keep.append(own)
+            survivors = keep
+        # The root edges' statistics are the search's own account of each option (the same
+        # sums as ``values``: one rollout per option per sweep, backed up in sweep order).
+        tried = [(o, root.edges[decision.kind, o]) for o in options if values[o]]
+        self.last_values = {o: e.mean for o, e in tried}
+        self.last_visits = {o: e.visits for o, e in tried}
+        self.last_errors = {o: _standard_error(values[o]) for o, _ in tried}
+        best = max(survivors, key=lambda o: _mean(values[o]))
+        if best == own or not self._clearly_better(values[best], values[own]):
+            return own
+        return best
+
+    def _clearly_better(self, best: dict[int, float], own: dict[int, float]) -> bool:
+        """Whether ``best`` beats ``own`` over their common sweeps by the margin and by
+        ``confidence`` standard errors of the paired difference."""
+        diffs = [best[k] - own[k] for k in best if k in own]
+        n = len(diffs)
+        if n < 2:
+            return False
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+        return mean > self.margin and mean > self.confidence * math.sqrt(var / n)
+
+    def _iterate(
+        self,
+        observation: Observation,
+        edge: _Edge,
+        option: Option,
+        seed: int,
+        limit: int,
+    ) -> float:
+        """One deal, one root option, down the tree, a rollout to the horizon; backs up
+        and returns the value."""
+        game = determinize(observation, random.Random(seed))
+        prng = random.Random(seed ^ 0x5DEECE66D)
+        seat = observation.seat
+        policy = self.rollout
+        view = _GameView(game.state, game.table)
+        path = [edge]
+        game.push(option)
+        node: _Node | None = None
+        if self.depth > 1:
+            node = edge.child = edge.child if edge.child is not None else _Node()
+        depth = 1
+        state = game.state
+        while (dec := game.decision) is not None and state.round <= limit:
+            view.seat = dec.seat
+            if node is not None and dec.seat == seat:
+                choice, chosen, fresh = self._select(node, dec, view, prng)
+                path.append(chosen)
+                depth += 1
+                if fresh or depth >= self.depth:
+                    node = None
+                else:
+                    node = chosen.child = chosen.child if chosen.child is not None else _Node()
+                game.push(choice)
+            else:
+                game.push(policy.choose(view, dec, prng))
+        value = self.value(state, game.table)
+        _back_up(path, value)
+        return value
+
+    def _select(
+        self, node: _Node, decision: Decision, view: _GameView, rng: random.Random
+    ) -> tuple[Option, _Edge, bool]:
+        """An option at a tree node: an untried one first (the policy's own, if untried),
+        else UCB1 over the options legal here. Returns the option, its edge, and whether
+        it was tried for the first time."""
+        edges = node.edges
+        kind = decision.kind
+        legal: list[tuple[Option, _Edge]] = []
+        untried: list[tuple[Option, _Edge]] = []
+        for option in decision.options:
+            e = edges.get((kind, option))
+            if e is None:
+                e = edges[kind, option] = _Edge()
+            e.available += 1
+            legal.append((option, e))
+            if not e.visits:
+                untried.append((option, e))
+        if untried:
+            own = self.policy.choose(view, decision, rng)
+            for option, e in untried:
+                if option == own:
+                    return option, e, True
+            option, e = untried[int(rng.random() * len(untried))]
+            return option, e, True
+        c = self.exploration
+        best = max(
+            legal,
+            key=lambda oe: oe[1].mean + c * math.sqrt(math.log(oe[1].available) / oe[1].visits),
+        )
+        return best[0], best[1], False
+
+
+def policy_named(name: str) -> RolloutPolicy:
+    """A policy by name: ``greedy``, or a rule set (a shipped one's name or a rule file).
+
+    :raises ValueError: for a rule file that does not exist or does not read.
+    """
+    if name == "greedy":
+        return GreedyPolicy()
+    from deathangel.errors import RuleFileError
+    from deathangel.players.rules.player import RuleSet
+
+    try:
+        return RuleSet.load(name)
+    except RuleFileError as exc:
+        raise ValueError(f"policy: {exc}") from None
+
+
+def mcts(
+    seed: int = 0,
+    iterations: int = ITERATIONS,
+    seconds: float = 0.0,
+    horizon: int = HORIZON,
+    depth: int = DEPTH,
+    exploration: float = EXPLORATION,
+    margin: float = MARGIN,
+    confidence: float = CONFIDENCE,
+    policy: str = "default",
+    rollout: str = "",
+    value: str = "progress",
+) -> MctsPlayer:
+    """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
+
+    Its choices depend only on its seed and what its seat sees, unless ``seconds`` caps the
+    time (then on the machine's speed too). Each ``:param:`` line is the help
+    ``deathangel strategies list`` shows.
+
+    :param iterations: rollouts per searched decision (the budget)
+    :param seconds: wall-clock cap per decision, 0 for none (breaks reproducibility)
+    :param horizon: rounds a rollout plays (this one included) before it is valued; 0: to the end
+    :param depth: own decisions per iteration chosen in the tree; 1: the root only
+    :param exploration: UCB1 exploration constant below the root
+    :param margin: least value gain (0-1) over the policy's choice to overrule it
+    :param confidence: standard errors of the paired gain it must also clear
+    :param policy: own choices kept unless beaten: greedy, or a rule set (name or file)
+    :param rollout: policy that plays the rollouts, if not the same (greedy or a rule set)
+    :param value: what a rollout cut short is worth: progress (hand-made), or a value model
+        (a shipped one's name, or a JSON file from 'deathangel value fit')
+    """
+    own = policy_named(policy)
+    return MctsPlayer(
+        seed,
+        iterations,
+        seconds,
+        horizon,
+        depth,
+        exploration,
+        margin,
+        confidence,
+        policy=own,
+        rollout=policy_named(rollout) if rollout else own,
+        value=value_named(value),
+    )
+
+
+def value_named(name: str) -> PositionValue | None:
+    """A position value by name: ``progress`` (``None``: the hand-made one), or a value
+    model (a shipped model's name or a JSON file).
+
+    :raises ValueError: for a model file that does not read, in one line.
+    """
+    if name == "progress":
+        return None
+    from deathangel.players.search.model import ValueModel, ValueModelError
+
+    try:
+        return ValueModel.load(name).value
+    except ValueModelError as exc:
+        raise ValueError(f"value: {exc}") from None
+
+
+def _progress_value(state: GameState, table: CardTable, *, weights: ValueWeights) -> float:
+    return position_value(state, table, weights)
+
+
+def _back_up(path: list[_Edge], value: float) -> None:
+    """Count one more rollout worth ``value`` on every edge an iteration took, root first:
+    each edge's mean is then the mean value of the rollouts that passed through it, which is
+    what UCB1 below the root and the root's report read."""
+    for e in path:
+        e.visits += 1
+        e.total += value
+
+
+def _standard_error(values: dict[int, float]) -> float:
+    n = len(values)
+    if n < 2:
+        return math.inf
+    mean = sum(values.values()) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values.values()) / (n - 1) / n)
+
+
+def _mean(values: dict[int, float]) -> float:
+    return sum(values.values()) / len(values) if values else -1.0

@@ -1,0 +1,159 @@
+"""The report's pictures, drawn with matplotlib's Agg backend (files only, no display):
+
+- ``win_rates.png``: each entry's win rate per cell with its 95% Wilson interval;
+- ``locations.png``: per cell, the share of games that reached each location (the setup
+  location is 1, so every game reaches it);
+- ``causes.png``: per entry, how its defeats came about.
+
+matplotlib is an optional extra (``deathangel[plots]``): people who only play never load it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from deathangel.errors import DeathAngelError
+from deathangel.tournament.report import Report
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+DPI = 80
+"""Small files: the docs commit them."""
+
+TOP_CAUSES = 6
+"""Causes drawn by name; the rest are summed as "other"."""
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files only; a one-line error naming the extra when
+    it is not installed (call it first to refuse before any work)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise DeathAngelError("--plots needs matplotlib: pip install 'deathangel[plots]'") from None
+    matplotlib.use("Agg")  # files only: never look for a display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def write_plots(report: Report, folder: Path) -> list[Path]:
+    """Draw every plot into ``folder`` (made if missing); the files written."""
+    plt = pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in (
+        ("win_rates.png", win_rates),
+        ("locations.png", locations),
+        ("causes.png", causes),
+    ):
+        fig = draw(report, plt)
+        path = folder / name
+        fig.savefig(path, dpi=DPI)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def win_rates(report: Report, plt: Any) -> Figure:
+    cells = list(report.config.cells)
+    names = [e.name for e in report.config.entries]
+    fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    width = 0.8 / max(1, len(names))
+    for i, name in enumerate(names):
+        lines = [e for e in report.entries if e.entry == name]
+        xs = [cells.index(e.cell) + (i - (len(names) - 1) / 2) * width for e in lines]
+        rates = [e.win_rate for e in lines]
+        lows = [e.win_rate - e.interval[0] if e.games else 0.0 for e in lines]
+        highs = [e.interval[1] - e.win_rate if e.games else 0.0 for e in lines]
+        ax.errorbar(xs, rates, yerr=[lows, highs], fmt="o", capsize=3, label=name)
+    ax.set_xticks(range(len(cells)), [c.label for c in cells])
+    ax.set_xlabel("cell (players, teams)")
+    ax.set_ylabel("win rate")
+    ax.yaxis.set_major_formatter(_percent_formatter())
+    ax.set_ylim(bottom=0)
+    ax.set_title("Win rate per entry, 95% Wilson interval")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    return cast("Figure", fig)
+
+
+def locations(report: Report, plt: Any) -> Figure:
+    cells = list(report.config.cells)
+    names = [e.name for e in report.config.entries]
+    columns = min(3, len(cells))
+    rows = math.ceil(len(cells) / columns)
+    fig, axes = plt.subplots(
+        rows,
+        columns,
+        figsize=(3.2 * columns, 2.6 * rows + 0.4),
+        layout="constrained",
+        squeeze=False,
+        sharey=True,
+    )
+    most = max((max(v, default=1) for v in report.locations.values()), default=1)
+    for ax, cell in zip(axes.flat, cells, strict=False):
+        for name in names:
+            counts = report.locations.get((cell, name), {})
+            total = sum(counts.values())
+            if not total:
+                continue
+            reached = range(1, most + 1)
+            share = [sum(n for r, n in counts.items() if r >= at) / total for at in reached]
+            ax.plot(list(reached), share, marker="o", markersize=3, label=name)
+        ax.set_title(cell.label, fontsize=10)
+        ax.set_xticks(range(1, most + 1))
+        ax.set_ylim(0, 1.05)
+        ax.yaxis.set_major_formatter(_percent_formatter())
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(cells) :]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("location")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("games reaching it")
+    axes.flat[0].legend(fontsize=8)
+    fig.suptitle("Share of games that reached each location")
+    return cast("Figure", fig)
+
+
+def causes(report: Report, plt: Any) -> Figure:
+    names = [e.name for e in report.config.entries]
+    overall: Counter[str] = Counter()
+    for by_cause in report.causes.values():
+        overall.update(by_cause)
+    shown = [c for c, _ in overall.most_common(TOP_CAUSES)]
+    fig, ax = plt.subplots(figsize=(8, 2.0 + 0.6 * len(names)), layout="constrained")
+    left = [0.0] * len(names)
+    labels = [*shown, "other"] if len(overall) > len(shown) else shown
+    for cause in labels:
+        shares = []
+        for name in names:
+            counts = report.causes.get(name, {})
+            total = sum(counts.values())
+            n = (
+                counts.get(cause, 0)
+                if cause != "other"
+                else sum(v for c, v in counts.items() if c not in shown)
+            )
+            shares.append(n / total if total else 0.0)
+        ax.barh(names, shares, left=left, label=cause)
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    ax.xaxis.set_major_formatter(_percent_formatter())
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the entry's defeats (all cells)")
+    ax.set_title("Causes of defeat")
+    fig.legend(fontsize=8, loc="outside lower center", ncol=3, frameon=False)
+    return cast("Figure", fig)
+
+
+def _percent_formatter() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    # decimals=None: as many as the ticks need (2.5%, not a rounded "2%").
+    return PercentFormatter(1.0, decimals=None)

@@ -1,0 +1,345 @@
+"""What a tournament found, read from its results database: win rates with Wilson intervals
+per cell and entry, paired comparisons of every two entries, the SPRT's verdict, and the
+tables behind the plots — as text, Markdown, JSON or CSV.
+
+Every number is recomputed from the stored games, so a report of a database is the same
+whoever made it, and a report taken while the tournament still runs shows the games so far.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from deathangel.tournament.results import GAME_COLUMNS, Results, SprtTracker
+from deathangel.tournament.stats import (
+    PairedDifference,
+    PairTable,
+    SprtDesign,
+    SprtResult,
+    mcnemar_exact,
+    paired_difference,
+    wilson_interval,
+)
+from deathangel.tournament.tournament import Cell, TournamentConfig
+
+
+@frozen
+class EntryLine:
+    """One entry in one cell."""
+
+    cell: Cell
+    entry: str
+    games: int
+    wins: int
+    failures: int
+    mean_locations: float
+    mean_rounds: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games) if self.games else (0.0, 1.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "players": self.cell.players,
+            "teams": self.cell.teams,
+            "entry": self.entry,
+            "games": self.games,
+            "wins": self.wins,
+            "failures": self.failures,
+            "win_rate": self.win_rate,
+            "win_rate_low": lo,
+            "win_rate_high": hi,
+            "mean_locations": self.mean_locations,
+            "mean_rounds": self.mean_rounds,
+        }
+
+
+@frozen
+class PairLine:
+    """Entries ``a`` and ``b`` over the games of one cell both have."""
+
+    cell: Cell
+    a: str
+    b: str
+    table: PairTable
+    difference: PairedDifference | None
+    """``b``'s win rate minus ``a``'s, with its interval (``None`` with no pair)."""
+    p_value: float
+    """McNemar's exact two-sided p-value."""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.difference
+        return {
+            "players": self.cell.players,
+            "teams": self.cell.teams,
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.table.pairs,
+            "both_won": self.table.both,
+            "only_a_won": self.table.only_a,
+            "only_b_won": self.table.only_b,
+            "neither_won": self.table.neither,
+            "difference": None if d is None else d.difference,
+            "difference_low": None if d is None else d.low,
+            "difference_high": None if d is None else d.high,
+            "mcnemar_p": self.p_value,
+        }
+
+
+@frozen
+class Report:
+    """Everything ``deathangel report`` prints or draws."""
+
+    config: TournamentConfig
+    entries: tuple[EntryLine, ...]
+    pairs: tuple[PairLine, ...]
+    locations: dict[tuple[Cell, str], dict[int, int]]
+    """Games by locations reached, per cell and entry."""
+    causes: dict[str, dict[str, int]]
+    """Defeats by cause, per entry (all cells)."""
+    runs: tuple[dict[str, Any], ...]
+    sprt: SprtResult | None
+
+    @property
+    def games(self) -> int:
+        return sum(e.games for e in self.entries)
+
+    @property
+    def failures(self) -> int:
+        return sum(e.failures for e in self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": self.config.to_dict(),
+            "games": self.games,
+            "failures": self.failures,
+            "entries": [e.to_dict() for e in self.entries],
+            "pairs": [p.to_dict() for p in self.pairs],
+            "locations": [
+                {"players": c.players, "teams": c.teams, "entry": e, "games_by_locations": v}
+                for (c, e), v in self.locations.items()
+            ],
+            "causes_of_defeat": self.causes,
+            "runs": list(self.runs),
+            "sprt": None if self.sprt is None else self.sprt.to_dict(),
+        }
+
+
+def read_report(results: Results) -> Report:
+    """The report of an open results database."""
+    config = results.config
+    names = [e.name for e in config.entries]
+    stats: dict[tuple[Cell, str], tuple[int, int, float, float]] = {}
+    for players, teams, entry, games, wins, locs, rounds in results.rows(
+        "SELECT players, cell_teams, entry, COUNT(*), SUM(outcome = 'victory'), "
+        "AVG(locations_reached), AVG(rounds) FROM games GROUP BY players, cell_teams, entry"
+    ):
+        stats[Cell(players, teams), entry] = (games, wins, locs, rounds)
+    failed: Counter[tuple[Cell, str]] = Counter()
+    for players, teams, entry, n in results.rows(
+        "SELECT players, cell_teams, entry, COUNT(*) FROM failures "
+        "GROUP BY players, cell_teams, entry"
+    ):
+        failed[Cell(players, teams), entry] = n
+    lines = []
+    for cell in config.cells:
+        for name in names:
+            games, wins, locs, rounds = stats.get((cell, name), (0, 0, 0.0, 0.0))
+            lines.append(EntryLine(cell, name, games, wins, failed[cell, name], locs, rounds))
+    pairs = []
+    for a, b in combinations(names, 2):
+        boxes: dict[Cell, list[int]] = {cell: [0, 0, 0, 0] for cell in config.cells}
+        for players, teams, a_won, b_won, n in results.rows(
+            "SELECT x.players, x.cell_teams, x.outcome = 'victory', y.outcome = 'victory', "
+            "COUNT(*) FROM games x JOIN games y ON x.players = y.players "
+            "AND x.cell_teams = y.cell_teams AND x.game = y.game "
+            "WHERE x.entry = ? AND y.entry = ? GROUP BY 1, 2, 3, 4",
+            (a, b),
+        ):
+            row = boxes.get(Cell(players, teams))
+            if row is not None:
+                row[(not a_won) * 2 + (not b_won)] += n
+        for cell, (both, only_a, only_b, neither) in boxes.items():
+            table = PairTable(both, only_a, only_b, neither)
+            diff = paired_difference(table) if table.pairs else None
+            pairs.append(PairLine(cell, a, b, table, diff, mcnemar_exact(only_a, only_b)))
+    locations: dict[tuple[Cell, str], dict[int, int]] = {
+        (cell, name): {} for cell in config.cells for name in names
+    }
+    for players, teams, entry, reached, n in results.rows(
+        "SELECT players, cell_teams, entry, locations_reached, COUNT(*) FROM games "
+        "GROUP BY 1, 2, 3, 4 ORDER BY 4"
+    ):
+        locations.setdefault((Cell(players, teams), entry), {})[reached] = n
+    causes: dict[str, dict[str, int]] = {name: {} for name in names}
+    for entry, cause, n in results.rows(
+        "SELECT entry, COALESCE(cause, 'unknown'), COUNT(*) FROM games "
+        "WHERE outcome = 'defeat' GROUP BY 1, 2 ORDER BY 3 DESC, 2"
+    ):
+        causes.setdefault(entry, {})[cause] = n
+    run_columns = ("started", "backend", "workers", "games", "failures", "seconds", "status")
+    runs = tuple(
+        dict(zip(run_columns, r, strict=True))
+        for r in results.rows(f"SELECT {', '.join(run_columns)} FROM runs ORDER BY id")
+    )
+    sprt = SprtTracker(config, results.states()).advance() if config.sprt is not None else None
+    return Report(config, tuple(lines), tuple(pairs), locations, causes, runs, sprt)
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def describe_sprt(design: SprtDesign, result: SprtResult, a: str, b: str, cap: int) -> str:
+    """The SPRT's verdict in one sentence, saying exactly what was tested."""
+    tested = (
+        f"SPRT on the pairs where exactly one of {a!r} and {b!r} won: share won by {b!r} "
+        f"p0={design.p0:g} vs p1={design.p1:g} (alpha={design.alpha:g}, beta={design.beta:g})"
+    )
+    seen = (
+        f"{result.pairs} pair(s) read, {result.discordant} discordant, {result.b_wins} won by "
+        f"{b!r}, log-likelihood ratio {result.llr:+.3f} (bounds {design.lower:+.3f}, "
+        f"{design.upper:+.3f})"
+    )
+    if result.decision == "H1":
+        verdict = f"decided p1: {b!r} wins a share of {design.p1:g} of the discordant pairs"
+    elif result.decision == "H0":
+        verdict = f"decided p0: {b!r} wins a share of {design.p0:g} of the discordant pairs"
+    elif result.pairs >= cap:
+        verdict = f"undecided at the cap of {cap} pairs"
+    else:
+        verdict = "not decided yet"
+    return f"{tested}: {verdict}; {seen}."
+
+
+def percent(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def signed_percent(x: float) -> str:
+    return f"{x:+.1%}"
+
+
+def p_text(p: float) -> str:
+    if p == 0.0:
+        return "<1e-300"
+    return f"{p:.3g}" if p >= 1e-4 else f"{p:.1e}"
+
+
+ENTRY_HEADERS = ("cell", "entry", "games", "wins", "win rate", "95% interval", "mean locations")
+PAIR_HEADERS = (
+    *("cell", "A", "B", "pairs", "only A won", "only B won"),
+    *("B − A", "95% interval", "McNemar p"),
+)
+
+
+def entry_cells(line: EntryLine) -> list[str]:
+    lo, hi = line.interval
+    games = str(line.games) + (f" (+{line.failures} failed)" if line.failures else "")
+    if not line.games:
+        return [line.cell.label, line.entry, games, "0", "–", "–", "–"]
+    return [
+        line.cell.label,
+        line.entry,
+        games,
+        str(line.wins),
+        percent(line.win_rate),
+        f"{percent(lo)} – {percent(hi)}",
+        f"{line.mean_locations:.2f}",
+    ]
+
+
+def pair_cells(line: PairLine) -> list[str]:
+    t, d = line.table, line.difference
+    if d is None:
+        return [line.cell.label, line.a, line.b, "0", "–", "–", "–", "–", "–"]
+    return [
+        line.cell.label,
+        line.a,
+        line.b,
+        str(t.pairs),
+        str(t.only_a),
+        str(t.only_b),
+        signed_percent(d.difference),
+        f"{signed_percent(d.low)} – {signed_percent(d.high)}",
+        p_text(line.p_value),
+    ]
+
+
+def headline(report: Report) -> str:
+    c = report.config
+    teams = {cell.teams for cell in c.cells}
+    return (
+        f"{len(c.entries)} entr{'y' if len(c.entries) == 1 else 'ies'} × {len(c.cells)} "
+        f"cell(s) × {c.games} games (seeds {c.seed}..{c.seed + c.games - 1}; teams "
+        f"{', '.join(sorted(teams))}); {report.games} games stored"
+        + (f", {report.failures} failed" if report.failures else "")
+        + f" of {c.total_games}."
+    )
+
+
+def markdown(report: Report) -> str:
+    """The report as Markdown tables (for docs/)."""
+    out = [headline(report), "", "Win rates (95% Wilson interval):", ""]
+    out += _md_table(ENTRY_HEADERS, [entry_cells(e) for e in report.entries])
+    if report.pairs:
+        out += ["", "Paired comparisons on the same seeds (B − A; Newcombe interval):", ""]
+        out += _md_table(PAIR_HEADERS, [pair_cells(p) for p in report.pairs])
+    if report.sprt is not None and report.config.sprt is not None:
+        a, b = (e.name for e in report.config.entries)
+        cap = report.config.games * len(report.config.cells)
+        out += ["", describe_sprt(report.config.sprt, report.sprt, a, b, cap)]
+    return "\n".join(out) + "\n"
+
+
+def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    right = {"games", "wins", "win rate", "mean locations", "pairs", "only A won", "only B won"}
+    right |= {"B − A", "McNemar p"}
+    lines = ["| " + " | ".join(headers) + " |"]
+    lines.append("| " + " | ".join("---:" if h in right else "---" for h in headers) + " |")
+    # A pipe inside a cell (an entry 'rules|random') would end the cell.
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def write_csv(report: Report, results: Results, folder: Path) -> list[Path]:
+    """``entries.csv``, ``pairs.csv`` and every stored game as ``games.csv`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, rows in (
+        ("entries.csv", [e.to_dict() for e in report.entries]),
+        ("pairs.csv", [p.to_dict() for p in report.pairs]),
+    ):
+        path = folder / name
+        with path.open("w", newline="", encoding="utf-8") as f:
+            if rows:
+                writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+        written.append(path)
+    path = folder / "games.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer_games = csv.writer(f)
+        writer_games.writerow(["id", *GAME_COLUMNS])
+        writer_games.writerows(
+            results.rows(f"SELECT id, {', '.join(GAME_COLUMNS)} FROM games ORDER BY id")
+        )
+    written.append(path)
+    return written
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(report.to_dict(), indent=1, sort_keys=True)

@@ -1,0 +1,244 @@
+"""Train a MaskablePPO agent (sb3-contrib) on solo Death Angel for a set number of minutes on
+CPU, then evaluate it on game seeds training never saw, against the random policy and the
+``rules`` bot.
+
+    pip install torch==2.13.0            # a CPU build: install it before sb3-contrib
+    pip install -r docs/examples/requirements-train.txt
+    nice -n 10 python docs/examples/train_maskable_ppo.py --minutes 25 --eval-games 1000 \
+        --out ppo-figures.json
+
+Training plays ``deathangel/DeathAngel-v0`` with flat observations, ``reward="progress"``
+(+1 for a win and half a point spread over the travels) and game seeds drawn from
+``TRAIN_SEEDS``; evaluation plays games ``EVAL_SEED`` .. ``EVAL_SEED + n - 1`` (the games
+``deathangel simulate --players 1 --seed EVAL_SEED`` plays), which that range never holds.
+Every policy plays the same games: the trained one through the environment (its most likely
+legal action, observations normalised with the statistics frozen at the end of training),
+``random`` and ``rules`` through the engine exactly as ``simulate`` plays them.
+
+Printed: win rate with its 95% Wilson interval and mean locations reached with a 95%
+interval, for each policy, and the paired difference in locations reached. ``--out FILE``
+writes the figures as JSON; ``--save FILE.npz`` the policy's weights and normalisation (numpy
+arrays, never a pickle), with the action table's digest and the encoding's version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+
+from deathangel.analysis.simulate import play_game, spec_bots, wilson_interval
+from deathangel.engine.game import GameConfig
+from deathangel.learning.actions import ACTION_TABLE_VERSION
+from deathangel.learning.encoding import ENCODING_VERSION
+from deathangel.learning.gym_env import DeathAngelEnv
+from deathangel.plugins.strategies import parse_spec, strategies
+
+TRAIN_SEEDS = (10**9, 2**62)
+"""The game seeds training draws from (half-open)."""
+EVAL_SEED = 800_000
+"""The first held-out game seed; evaluation plays EVAL_SEED .. EVAL_SEED + n - 1."""
+
+
+class Budget(BaseCallback):
+    """Stops training after a number of minutes; counts the episodes played."""
+
+    def __init__(self, minutes: float) -> None:
+        super().__init__()
+        self.seconds = 60 * minutes
+        self.start = time.perf_counter()
+        self.episodes = self.wins = self.locations = 0
+        self.last_report = self.start
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+            if done:
+                self.episodes += 1
+                self.locations += info["locations_reached"]
+                self.wins += info.get("outcome") == "victory"
+        now = time.perf_counter()
+        if now - self.last_report > 60 and self.episodes:
+            self.last_report = now
+            print(
+                f"  {(now - self.start) / 60:5.1f} min, {self.num_timesteps} steps, "
+                f"{self.episodes} episodes, mean locations {self.locations / self.episodes:.2f}",
+                flush=True,
+            )
+            self.episodes = self.wins = self.locations = 0
+        return now - self.start < self.seconds
+
+
+class Outcome(DeathAngelEnv):
+    """The environment, with the game's outcome in the last step's info (for the log)."""
+
+    def step(self, action: Any) -> Any:
+        obs, reward, terminated, truncated, info = super().step(action)
+        if terminated and self.game is not None:
+            info["outcome"] = self.game.outcome
+        return obs, reward, terminated, truncated, info
+
+
+def train(minutes: float, envs: int, seed: int) -> tuple[MaskablePPO, VecNormalize, int]:
+    def make(rank: int) -> Any:
+        return lambda: Outcome(players=1, flat=True, reward="progress", game_seeds=TRAIN_SEEDS)
+
+    venv = VecNormalize(
+        DummyVecEnv([make(i) for i in range(envs)]), norm_obs=True, norm_reward=False
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=128,
+        batch_size=512,
+        n_epochs=4,
+        learning_rate=3e-4,
+        gamma=0.995,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]}},
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
+    budget = Budget(minutes)
+    model.learn(total_timesteps=10**12, callback=budget)
+    venv.training = False  # freeze the normalisation for evaluation
+    return model, venv, model.num_timesteps
+
+
+def play_ppo(model: MaskablePPO, venv: VecNormalize, seeds: range) -> list[tuple[bool, int]]:
+    env = DeathAngelEnv(players=1, flat=True)
+    results = []
+    for game_seed in seeds:
+        obs, info = env.reset(seed=0, options={"game_seed": game_seed})
+        terminated = False
+        while not terminated:
+            action, _ = model.predict(
+                venv.normalize_obs(obs), action_masks=env.action_masks(), deterministic=True
+            )
+            obs, _, terminated, _, info = env.step(int(action))
+        assert env.game is not None
+        results.append((env.game.outcome == "victory", info["locations_reached"]))
+    return results
+
+
+def play_bot(spec_text: str, seeds: range) -> list[tuple[bool, int]]:
+    spec = parse_spec(spec_text)
+    found = strategies()
+    results = []
+    for game_seed in seeds:
+        result = play_game(GameConfig(1, seed=game_seed), spec_bots([spec], game_seed, found))
+        results.append((result.won, result.locations_reached))
+    return results
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and a 95% normal interval (the games are many and independent)."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = 1.959964 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def summary(name: str, results: list[tuple[bool, int]]) -> dict[str, Any]:
+    wins = sum(won for won, _ in results)
+    lo, hi = wilson_interval(wins, len(results))
+    loc, loc_lo, loc_hi = mean_ci([float(n) for _, n in results])
+    return {
+        "policy": name,
+        "games": len(results),
+        "wins": wins,
+        "win_rate": wins / len(results),
+        "win_rate_ci95": [lo, hi],
+        "mean_locations": loc,
+        "mean_locations_ci95": [loc_lo, loc_hi],
+    }
+
+
+def save_npz(path: str, model: MaskablePPO, venv: VecNormalize) -> None:
+    arrays = {f"policy/{k}": v.cpu().numpy() for k, v in model.policy.state_dict().items()}
+    arrays["obs_mean"] = venv.obs_rms.mean
+    arrays["obs_var"] = venv.obs_rms.var
+    env = DeathAngelEnv(players=1)
+    arrays["meta"] = np.array(
+        json.dumps(
+            {
+                "action_table_digest": env.core.actions.digest(),
+                "action_table_version": ACTION_TABLE_VERSION,
+                "encoding_version": ENCODING_VERSION,
+            }
+        )
+    )
+    np.savez(path, **arrays)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=25.0, help="training time (wall)")
+    parser.add_argument("--envs", type=int, default=16, help="environments stepped together")
+    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0, help="training seed (PPO and envs)")
+    parser.add_argument("--out", help="write the figures as JSON here")
+    parser.add_argument("--save", help="write the weights as .npz here")
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # one core: the machine is shared
+
+    print(f"training MaskablePPO for {args.minutes} minutes on CPU ({args.envs} envs)")
+    started = time.perf_counter()
+    cpu = time.process_time()
+    model, venv, steps = train(args.minutes, args.envs, args.seed)
+    trained = time.perf_counter() - started
+    cpu = time.process_time() - cpu
+    print(f"trained: {steps} steps in {trained / 60:.1f} min ({cpu / 60:.1f} min of CPU)")
+    if args.save:
+        save_npz(args.save, model, venv)
+
+    seeds = range(EVAL_SEED, EVAL_SEED + args.eval_games)
+    print(f"evaluating on games {seeds.start}..{seeds.stop - 1} (never trained on)")
+    played = {
+        "maskable_ppo": play_ppo(model, venv, seeds),
+        "random": play_bot("random", seeds),
+        "rules": play_bot("rules", seeds),
+    }
+    rows = [summary(name, results) for name, results in played.items()]
+    for row in rows:
+        lo, hi = row["win_rate_ci95"]
+        llo, lhi = row["mean_locations_ci95"]
+        print(
+            f"  {row['policy']:>12}: win rate {100 * row['win_rate']:5.2f}% "
+            f"({100 * lo:.2f}% - {100 * hi:.2f}%), mean locations {row['mean_locations']:.2f} "
+            f"({llo:.2f} - {lhi:.2f})"
+        )
+    diffs = {}
+    ours = [float(n) for _, n in played["maskable_ppo"]]
+    for other in ("random", "rules"):
+        theirs = [float(n) for _, n in played[other]]
+        d, dlo, dhi = mean_ci([a - b for a, b in zip(ours, theirs, strict=True)])
+        diffs[other] = {"mean": d, "ci95": [dlo, dhi]}
+        print(f"  locations, PPO - {other}: {d:+.2f} ({dlo:+.2f} - {dhi:+.2f}), same games")
+    figures = {
+        "minutes": args.minutes,
+        "train_steps": steps,
+        "train_seconds": trained,
+        "train_cpu_seconds": cpu,
+        "train_seeds": list(TRAIN_SEEDS),
+        "eval_seeds": [seeds.start, seeds.stop - 1],
+        "policies": rows,
+        "location_differences": diffs,
+    }
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as file:
+            json.dump(figures, file, indent=1)
+
+
+if __name__ == "__main__":
+    main()

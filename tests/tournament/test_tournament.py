@@ -1,0 +1,437 @@
+"""Tournaments as a library: the config, paired seeds, the results database, failures,
+resuming, the SPRT's place in a run, replaying a stored game, and the Dask backend.
+
+Games are checked against games played by hand here: the same ``GameConfig`` and bot seeds
+through :func:`play_game`, which has its own tests against the game log. The strategies of
+``tests/tourney_bots.py`` come in as a plugin module (``plugins = ["tourney_bots"]``).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import TEST_BOT_KEY
+from tourney_bots import FirstOption
+from tourney_rows import stored
+
+from deathangel.analysis.simulate import play_game
+from deathangel.engine.game import GameConfig
+from deathangel.errors import DeathAngelError
+from deathangel.players import RandomPlayer
+from deathangel.players.seeds import bot_seed
+from deathangel.plugins.strategies import strategy_factory
+from deathangel.tournament.batch import Task
+from deathangel.tournament.replays import replay_stored_game
+from deathangel.tournament.report import read_report
+from deathangel.tournament.results import NOT_PLAYED, WON, Results, ResultsError
+from deathangel.tournament.runner import Dask, WorkerCrashError, plan, run_tournament
+from deathangel.tournament.tournament import (
+    Cell,
+    TournamentConfig,
+    TournamentConfigError,
+    build_config,
+    read_config_file,
+    teams_text,
+)
+
+
+def config(**data: Any) -> TournamentConfig:
+    data.setdefault("plugins", ["tourney_bots"])
+    data.setdefault("bot_key", TEST_BOT_KEY)
+    return build_config(data)
+
+
+def by_hand(players: int, seed: int, seats: Sequence[Any], teams: Any = None) -> tuple[Any, ...]:
+    """The row a tournament must store for this game, from play_game."""
+    result = play_game(GameConfig(players, seed=seed, teams=teams), list(seats))
+    return (
+        result.outcome,
+        result.rounds,
+        result.locations_reached,
+        result.marines_left,
+        result.genestealers_slain,
+        result.cause,
+        result.decisions,
+    )
+
+
+# -- paired seeds --------------------------------------------------------------------------------
+
+
+def test_every_entry_plays_game_k_with_seed_plus_k_and_the_same_deal(tmp_path: Path) -> None:
+    cfg = config(
+        games=6,
+        seed=40,
+        players=[1, 3],
+        entry=[{"strategy": "random"}, {"strategy": "first"}, {"seats": ["first", "random"]}],
+    )
+    summary = run_tournament(cfg, tmp_path / "r.db", workers=0)
+    assert (summary.status, summary.played, summary.done) == ("finished", 36, 36)
+    rows = stored(tmp_path / "r.db")
+    assert len(rows) == 2 * 3 * 6
+    deals: dict[tuple[int, int], set[str]] = {}
+    for players, cell_teams, entry, k, seed, teams, *result in rows:
+        assert cell_teams == "random"
+        assert seed == 40 + k
+        deals.setdefault((players, k), set()).add(teams)
+        if entry == "random":
+            seats: list[Any] = [
+                RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in range(1, players + 1)
+            ]
+        elif entry == "first":
+            seats = [FirstOption()] * players
+        else:  # "first | random": the two specs repeated over the seats
+            assert entry == "first | random"
+            seats = [
+                FirstOption() if s % 2 == 1 else RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s))
+                for s in range(1, players + 1)
+            ]
+        assert tuple(result) == by_hand(players, seed, seats), (entry, players, k)
+    # Game k of a cell deals the same teams to every entry (common random numbers).
+    assert all(len(teams) == 1 for teams in deals.values())
+    assert len({teams for (p, _), ts in deals.items() if p == 3 for teams in ts}) > 1
+
+
+def test_fixed_teams_make_a_cell_of_their_own(tmp_path: Path) -> None:
+    cfg = config(
+        games=3,
+        players=[1, 2],
+        teams=["random", "red+blue/green+yellow"],
+        entry=[{"strategy": "random"}],
+    )
+    assert cfg.cells == (Cell(1), Cell(2), Cell(2, "red+blue/green+yellow"))
+    run_tournament(cfg, tmp_path / "r.db", workers=0)
+    fixed = [r for r in stored(tmp_path / "r.db") if r[1] != "random"]
+    assert len(fixed) == 3
+    for _, _, _, _, seed, teams, *result in fixed:
+        assert teams == "red+blue/green+yellow"
+        seats = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s)) for s in (1, 2)]
+        assert tuple(result) == by_hand(2, seed, seats, (("red", "blue"), ("green", "yellow")))
+
+
+def test_a_salt_seeds_the_bots_apart(tmp_path: Path) -> None:
+    cfg = config(
+        games=4,
+        seed=7,
+        players=2,
+        entry=[{"strategy": "random"}, {"name": "random again", "strategy": "random", "salt": 3}],
+    )
+    run_tournament(cfg, tmp_path / "r.db", workers=0)
+    for _, _, entry, _, seed, _, *result in stored(tmp_path / "r.db"):
+        salt = 3 if entry == "random again" else 0
+        seats = [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, seed, s, salt)) for s in (1, 2)]
+        assert tuple(result) == by_hand(2, seed, seats)
+
+
+# -- the results database ------------------------------------------------------------------------
+
+
+def test_a_game_that_raises_is_recorded_with_its_seed_and_traceback(tmp_path: Path) -> None:
+    cfg = config(games=7, players=1, entry=[{"strategy": "flaky:fail_every=3"}])
+    # The flaky bot gives up when its own seed is a multiple of 3: which games, the test works
+    # out from the tournament's bot key (a bot cannot: it never sees the key).
+    failing = [k for k in range(7) if bot_seed(TEST_BOT_KEY, k, 1) % 3 == 0]
+    assert 0 < len(failing) < 7
+    summary = run_tournament(cfg, tmp_path / "r.db", workers=0)
+    assert (summary.status, summary.played, summary.failures) == ("finished", 7, len(failing))
+    conn = sqlite3.connect(tmp_path / "r.db")
+    failures = conn.execute("SELECT game, seed, error, traceback FROM failures ORDER BY game")
+    rows = failures.fetchall()
+    assert [(g, s) for g, s, *_ in rows] == [(k, k) for k in failing]
+    for _, seed, error, trace in rows:
+        assert error == (
+            f"RuntimeError: flaky bot gives up (its seed {bot_seed(TEST_BOT_KEY, seed, 1)})"
+        )
+        assert "Traceback (most recent call last)" in trace and "tourney_bots.py" in trace
+    games = [g for (g,) in conn.execute("SELECT game FROM games ORDER BY game")]
+    assert games == [k for k in range(7) if k not in failing]
+    conn.close()
+    # A failed game counts as done: resuming plays nothing again.
+    again = run_tournament(cfg, tmp_path / "r.db", resume=True, workers=0)
+    assert again.status == "nothing to do"
+
+
+def test_resume_plays_only_what_is_missing_and_refuses_another_tournament(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "r.db"
+    small = config(games=4, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    run_tournament(small, db, workers=0)
+    # Take some games out, as a run stopped half-way would have left them.
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("DELETE FROM games WHERE game >= 2 AND entry = 'first'")
+        conn.execute("DELETE FROM games WHERE game = 3 AND players = 2")
+    conn.close()
+    assert len(stored(db)) == 16 - 4 - 1
+    with pytest.raises(DeathAngelError, match="already holds a tournament; add --resume"):
+        run_tournament(small, db, workers=0)
+    summary = run_tournament(small, db, resume=True, workers=0)
+    assert (summary.played, summary.done) == (5, 16)
+    fresh = tmp_path / "fresh.db"
+    run_tournament(small, fresh, workers=0)
+    assert stored(db) == stored(fresh)
+    other = config(games=5, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    with pytest.raises(ResultsError, match=r"holds a different tournament \(games differ\)"):
+        run_tournament(other, db, resume=True, workers=0)
+
+
+def test_a_file_that_is_not_a_results_database_is_refused(tmp_path: Path) -> None:
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n", encoding="utf-8")
+    with pytest.raises(ResultsError, match="is not a deathangel results database"):
+        Results.open(text)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(ResultsError, match="is not a deathangel results database"):
+        Results.open(other)
+    with pytest.raises(ResultsError, match="no such results database"):
+        Results.open(tmp_path / "missing.db")
+    cfg = config(games=1, entry=[{"strategy": "random"}])
+    with pytest.raises(ResultsError, match=r"the folder .*nowhere does not exist"):
+        run_tournament(cfg, tmp_path / "nowhere" / "r.db", workers=0)
+
+
+def test_the_plan_covers_exactly_the_missing_games_in_index_order() -> None:
+    cfg = config(games=5, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    states = {(c, e.name): bytearray(5) for c in cfg.cells for e in cfg.entries}
+    states[Cell(1), "random"][0:3] = bytes([WON, WON, WON])
+    states[Cell(2), "first"][4] = WON
+    tasks = list(plan(cfg, states, batch=2))
+    assert tasks == [
+        Task(Cell(1), (1,), (0, 1)),
+        Task(Cell(2), (0, 1), (0, 1)),
+        Task(Cell(1), (1,), (2,)),
+        Task(Cell(1), (0, 1), (3,)),
+        Task(Cell(2), (0, 1), (2, 3)),
+        Task(Cell(1), (0, 1), (4,)),
+        Task(Cell(2), (0,), (4,)),
+    ]
+    planned = {(t.cell, cfg.entries[i].name, k) for t in tasks for i in t.entries for k in t.games}
+    missing = {(c, e, k) for (c, e), s in states.items() for k in range(5) if s[k] == NOT_PLAYED}
+    assert planned == missing
+
+
+def test_workers_that_keep_dying_stop_the_run_with_what_it_stored(tmp_path: Path) -> None:
+    marker = tmp_path / "crash.marker"
+    marker.touch()
+    cfg = config(games=2, players=1, entry=[{"strategy": f"crash_once:marker={marker},keep=1"}])
+    with pytest.raises(WorkerCrashError, match="worker processes died 3 times in this run"):
+        run_tournament(cfg, tmp_path / "r.db", workers=1, batch=1)
+    conn = sqlite3.connect(tmp_path / "r.db")
+    assert conn.execute("SELECT status FROM runs").fetchall() == [("failed",)]
+    conn.close()
+
+
+# -- the SPRT in a run ---------------------------------------------------------------------------
+
+
+def test_an_sprt_without_discordant_pairs_plays_to_its_cap_undecided(tmp_path: Path) -> None:
+    # Neither bot wins a solo game in these seeds: no pair is discordant, nothing is decided.
+    cfg = config(
+        games=6,
+        players=1,
+        entry=[{"strategy": "random"}, {"strategy": "first"}],
+        sprt={"p0": 0.5, "p1": 0.65},
+    )
+    summary = run_tournament(cfg, tmp_path / "r.db", workers=0)
+    assert summary.status == "finished"
+    assert summary.sprt is not None
+    assert (summary.sprt.decision, summary.sprt.pairs, summary.sprt.discordant) == (None, 6, 0)
+    with Results.open(tmp_path / "r.db") as results:
+        report = read_report(results)
+    assert report.sprt == summary.sprt
+
+
+def test_an_sprt_stops_at_the_pair_that_decides_it(tmp_path: Path) -> None:
+    """Random against rules, solo, p0 = 0.5 against p1 = 0.8 with alpha = beta = 0.05: each
+    solo game the rules bot wins and random loses adds ln(0.8/0.5) = 0.470 to the ratio, so
+    with no pair going the other way the 7th such pair passes ln(0.95/0.05) = 2.944 (6 make
+    2.820). The games are played here by hand to find that pair."""
+    rules = strategy_factory("rules")
+    wins = 0
+    k = -1
+    while wins < 7:
+        k += 1
+        a = by_hand(1, k, [RandomPlayer(seed=bot_seed(TEST_BOT_KEY, k, 1))])[0] == "victory"
+        b = by_hand(1, k, [rules(seed=bot_seed(TEST_BOT_KEY, k, 1))])[0] == "victory"
+        assert not (a and not b), "a pair random won would move the ratio the other way"
+        wins += b and not a
+    deciding = k + 1  # pairs read, the deciding one included
+    cfg = config(
+        games=400,
+        players=1,
+        entry=[{"strategy": "random"}, {"strategy": "rules"}],
+        sprt={"p0": 0.5, "p1": 0.8},
+    )
+    summary = run_tournament(cfg, tmp_path / "r.db", workers=0, batch=5)
+    assert summary.sprt is not None
+    assert (summary.sprt.decision, summary.sprt.pairs, summary.sprt.b_wins) == ("H1", deciding, 7)
+    assert summary.sprt.llr == pytest.approx(7 * math.log(0.8 / 0.5))
+    with Results.open(tmp_path / "r.db") as results:
+        played = results.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert played < 2 * 400, "the run stopped once decided, well before its cap"
+
+
+def test_an_sprt_needs_exactly_two_entries() -> None:
+    with pytest.raises(TournamentConfigError, match="compares exactly two entries, not 1"):
+        config(entry=[{"strategy": "random"}], sprt={"p0": 0.5, "p1": 0.6})
+
+
+# -- replaying a stored game ---------------------------------------------------------------------
+
+
+def test_a_stored_game_replays_to_its_row_and_a_changed_row_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    cfg = config(games=3, players=[2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    run_tournament(cfg, db, workers=0)
+    conn = sqlite3.connect(db)
+    game_id, decisions, rounds, teams = conn.execute(
+        "SELECT id, decisions, rounds, teams FROM games WHERE entry = 'first' AND game = 2"
+    ).fetchone()
+    game, row = replay_stored_game(db, game_id)
+    assert (row.entry, row.game, row.cell) == ("first", 2, Cell(2))
+    assert row.controllers == {1: "bot:first", 2: "bot:first"}
+    assert len(game.history) == decisions
+    assert game.state.round == rounds
+    assert teams_text(game.state.seats) == teams
+    assert game.log  # played with its log, for the viewer
+    with conn:
+        conn.execute("UPDATE games SET rounds = rounds + 1 WHERE id = ?", (game_id,))
+    conn.close()
+    with pytest.raises(DeathAngelError, match=rf"rounds {rounds + 1} stored, {rounds} now"):
+        replay_stored_game(db, game_id)
+    with pytest.raises(ResultsError, match="has no game 999"):
+        replay_stored_game(db, 999)
+
+
+# -- the config ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"entry": []}, "no entry"),
+        ({"entry": [{"strategy": "nosuch"}]}, "unknown strategy 'nosuch'"),
+        ({"entry": [{"strategy": "random:depth=3"}]}, "has no parameter 'depth'"),
+        ({"entry": [{"strategy": "random", "seats": ["random"]}]}, "either strategy or seats"),
+        (
+            {"entry": [{"strategy": "random"}, {"name": "random", "strategy": "first"}]},
+            "two entries are called 'random'",
+        ),
+        ({"players": [0], "entry": [{"strategy": "random"}]}, "between 1 and 6, not 0"),
+        ({"players": [2, 2], "entry": [{"strategy": "random"}]}, "player count 2 is given twice"),
+        ({"games": 0, "entry": [{"strategy": "random"}]}, "games must be at least 1"),
+        ({"games": "many", "entry": [{"strategy": "random"}]}, "whole number, not 'many'"),
+        (
+            {"players": [1], "teams": ["red+blue"], "entry": [{"strategy": "random"}]},
+            "with 1 players each seat plays 3",
+        ),
+        (
+            {"players": [1], "teams": ["red+blue/green"], "entry": [{"strategy": "random"}]},
+            "seat 2 player\\(s\\), which the tournament does not play",
+        ),
+        (
+            {"players": [1], "teams": ["red+pink+blue"], "entry": [{"strategy": "random"}]},
+            "unknown team 'pink'",
+        ),
+        (
+            {"players": [1, 2], "teams": ["red+blue+green"], "entry": [{"strategy": "random"}]},
+            "no choice of teams fits 2 player",
+        ),
+        ({"players": [1], "teams": ["red++blue"], "entry": [{"strategy": "random"}]}, "'random'"),
+        (
+            {"plugins": ["no_such_module_x"], "entry": [{"strategy": "random"}]},
+            "cannot be imported",
+        ),
+    ],
+)
+def test_a_tournament_that_cannot_be_played_is_refused_in_one_line(
+    data: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(DeathAngelError, match=message) as info:
+        build_config({"plugins": ["tourney_bots"], **data})
+    assert "\n" not in str(info.value)
+
+
+def test_a_file_a_parameter_names_is_pinned_and_an_edit_refuses_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.txt").write_text("one", encoding="utf-8")
+    entries = [{"strategy": "crash_once:marker=m.txt"}]
+    first = config(entry=entries)
+    # The relative name becomes the file's full path, and the file's digest is kept.
+    assert first.entries[0].seats[0].values == {"marker": str(tmp_path / "m.txt")}
+    # sha256("one")
+    digest = "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed"
+    assert first.files == ((str(tmp_path / "m.txt"), digest),)
+    Results.create(tmp_path / "r.db", first).close()
+    (tmp_path / "m.txt").write_text("two", encoding="utf-8")
+    with (
+        Results.open(tmp_path / "r.db") as results,
+        pytest.raises(ResultsError, match=r"holds a different tournament \(files differ\)"),
+    ):
+        results.check_same(config(entry=entries))
+
+
+def test_the_stored_config_reads_back_equal() -> None:
+    cfg = config(
+        games=9,
+        seed=3,
+        players=[1, 2],
+        teams=["random", "red+blue/green+yellow"],
+        entry=[{"strategy": "random"}, {"name": "mixed", "seats": ["first", "random"], "salt": 2}],
+        sprt={"p0": 0.5, "p1": 0.6, "alpha": 0.01},
+    )
+    again = TournamentConfig.from_dict(cfg.to_dict())
+    assert again.to_json() == cfg.to_json()
+    assert again.entries[1].salt == 2
+    assert again.sprt is not None and again.sprt.alpha == 0.01
+
+
+# -- Dask ----------------------------------------------------------------------------------------
+
+
+def test_a_dask_cluster_stores_the_same_games_as_this_process(tmp_path: Path) -> None:
+    import distributed  # the cluster extra, part of dev
+
+    cfg = config(games=4, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    run_tournament(cfg, tmp_path / "here.db", workers=0)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        summary = run_tournament(cfg, tmp_path / "dask.db", dask=cluster.scheduler_address, batch=1)
+    assert summary.backend == f"dask {cluster.scheduler_address}"
+    assert (summary.status, summary.played, summary.workers) == ("finished", 16, 2)
+    assert stored(tmp_path / "dask.db") == stored(tmp_path / "here.db")
+
+
+def test_dask_local_starts_its_own_cluster(tmp_path: Path) -> None:
+    cfg = config(games=3, players=[1], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    run_tournament(cfg, tmp_path / "here.db", workers=0)
+    # --dask local, with thread workers to keep the test quick (the command starts processes).
+    backend = Dask("local", 2, processes=False)
+    assert (backend.name, backend.workers) == ("dask local", 2)
+    summary = run_tournament(cfg, tmp_path / "dask.db", backend=backend)
+    assert (summary.status, summary.played, summary.backend) == ("finished", 6, "dask local")
+    assert stored(tmp_path / "dask.db") == stored(tmp_path / "here.db")
+
+
+def test_the_docs_tournament_file_is_the_one_shown_and_builds() -> None:
+    """docs/tournaments.md shows its example file in full; the file must be that text and a
+    tournament the runner accepts: 3 entries on player counts 1–6, 1,000 games a cell."""
+    root = Path(__file__).resolve().parents[2]
+    path = root / "docs/tournaments/three-entries.toml"
+    page = (root / "docs/tournaments.md").read_text(encoding="utf-8")
+    shown = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert shown == path.read_text(encoding="utf-8")
+    cfg = build_config(read_config_file(path), base=path.parent)
+    assert [e.name for e in cfg.entries] == ["random", "rules", "rules|random"]
+    assert [c.players for c in cfg.cells] == [1, 2, 3, 4, 5, 6]
+    assert (cfg.games, cfg.seed) == (1000, 0)
