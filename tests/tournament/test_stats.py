@@ -14,7 +14,9 @@ from deathangel.tournament.stats import (
     PairTable,
     SprtCounter,
     SprtDesign,
+    independent_difference,
     mcnemar_exact,
+    mean_interval,
     paired_difference,
     sprt_walk,
     wilson_interval,
@@ -39,6 +41,44 @@ def test_wilson_interval_of_8_in_50_by_hand() -> None:
 def test_wilson_interval_with_no_success_is_zero_to_z2_over_n_plus_z2() -> None:
     # At 0 successes the upper bound is z² / (n + z²) = 3.841459 / 13.841459 = 0.2775328.
     assert wilson_interval(0, 10) == (0.0, pytest.approx(0.2775328, abs=1e-6))
+
+
+# -- two independent groups, and means ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "low", "high"),
+    [
+        # Newcombe (1998), Statistics in Medicine 17:873-890, table II, method 10: the
+        # published limits of his worked examples, to four decimals.
+        ((56, 70), (48, 80), 0.0524, 0.3339),
+        ((9, 10), (3, 10), 0.1705, 0.8090),
+        ((6, 7), (2, 7), 0.0582, 0.8062),
+        ((5, 56), (0, 29), -0.0381, 0.1926),
+    ],
+)
+def test_independent_difference_matches_newcombes_examples(
+    a: tuple[int, int], b: tuple[int, int], low: float, high: float
+) -> None:
+    d = independent_difference(*a, *b)
+    assert d.difference == pytest.approx(a[0] / a[1] - b[0] / b[1])
+    assert (round(d.low, 4), round(d.high, 4)) == (low, high)
+
+
+def test_independent_difference_needs_games_in_both_groups() -> None:
+    with pytest.raises(ValueError, match="needs games in both groups"):
+        independent_difference(1, 5, 0, 0)
+
+
+def test_mean_interval_by_hand() -> None:
+    # 1, 2, 3, 4: mean 2.5; s² = (2.25 + 0.25 + 0.25 + 2.25) / 3 = 5/3; s/√n = √(5/12)
+    # = 0.6454972; half = 1.959964 · 0.6454972 = 1.2651513.
+    m = mean_interval([1, 2, 3, 4])
+    assert (m.mean, m.low, m.high) == (2.5, pytest.approx(1.2348487), pytest.approx(3.7651513))
+    one = mean_interval([7])
+    assert (one.mean, one.low, one.high) == (7, 7, 7)
+    with pytest.raises(ValueError, match="at least one value"):
+        mean_interval([])
 
 
 # -- McNemar -------------------------------------------------------------------------------------
