@@ -19,8 +19,12 @@ terrain   activated at least once                     activations; its share of 
                                                       was in play
 ========  ==========================================  ==========================================
 
-The difference of the two win rates has Newcombe's interval for independent groups
-(:func:`~deathangel.tournament.stats.independent_difference`); a card whose interval lies
+The difference of the two win rates is taken within each player count and combined with
+Mantel and Haenszel's weights (:func:`~deathangel.tournament.stats.stratified_difference`):
+player counts differ in win rate and in how many teams they deal, and pooled they would make
+every team look good that is dealt more often where the game is easier. With one player count
+it is the plain difference with Newcombe's interval for independent groups
+(:func:`~deathangel.tournament.stats.independent_difference`). A card whose interval lies
 wholly above 0 is marked ``higher``, wholly below ``lower``. These are associations, not
 causes: a card played in desperate spots looks bad, one drawn only in long games looks good,
 and with many cards about one in twenty crosses its interval by chance. Teams and the location
@@ -33,7 +37,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,7 @@ from deathangel.tournament.results import Results
 from deathangel.tournament.stats import (
     PairedDifference,
     independent_difference,
+    stratified_difference,
     wilson_interval,
 )
 from deathangel.tournament.tournament import TournamentConfig
@@ -91,6 +96,8 @@ class CardLine:
     share: float | None = None
     """Actions: its share of its team's picks; locations: of the games it was dealt in, the
     share that reached it; terrain: of the games it was in play, the share it was activated."""
+    strata: tuple[tuple[int, int, int, int], ...] = ()
+    """Per player count read: (wins with, games with, wins without, games without)."""
 
     @property
     def without(self) -> int:
@@ -114,11 +121,17 @@ class CardLine:
 
     @property
     def difference(self) -> PairedDifference | None:
-        """Win rate with minus without, with its interval (``None`` when either group is
-        empty: a card in every game, or in none, has nothing to be compared with)."""
-        if not self.appears or not self.without:
-            return None
-        return independent_difference(self.wins_with, self.appears, self.wins_without, self.without)
+        """Win rate with minus without, within player counts, with its interval (``None``
+        when no player count has games in both groups: a card in every game, or in none, has
+        nothing to be compared with)."""
+        if len(self.strata) <= 1:
+            if not self.appears or not self.without:
+                return None
+            return independent_difference(
+                self.wins_with, self.appears, self.wins_without, self.without
+            )
+        usable = [s for s in self.strata if s[1] and s[3]]
+        return stratified_difference(usable) if usable else None
 
     @property
     def flag(self) -> str | None:
@@ -317,6 +330,11 @@ class _Tally:
         self.games = self.wins = 0
         self.appears: dict[tuple[str, str, str], list[int]] = {}
         """(kind, name, team) -> [games it appears in, uses, wins among them]."""
+        self.by_count: dict[tuple[str, str, str], Counter[tuple[int, bool]]] = {}
+        """(kind, name, team) -> games it appears in, by (player count, won)."""
+        self.cells: Counter[tuple[int, bool]] = Counter()
+        """Games by (player count, won)."""
+        self._players = 0
         self.picks: Counter[str] = Counter()
         self.placed: Counter[str] = Counter()
         self.places: dict[str, list[int]] = {}
@@ -330,10 +348,13 @@ class _Tally:
         line[0] += 1
         line[1] += uses
         line[2] += won
+        self.by_count.setdefault((kind, name, team), Counter())[self._players, won] += 1
 
     def add(self, players: int, teams: str, won: bool, rounds: int, facts: GameFacts) -> None:
         self.games += 1
         self.wins += won
+        self.cells[players, won] += 1
+        self._players = players
         in_play = [colour for seat in teams.split("/") for colour in seat.split("+")]
         for team in in_play:
             self._seen("team", team, sum(facts.cards.get(team, {}).values()), won)
@@ -360,6 +381,17 @@ class _Tally:
         for death in facts.deaths:
             self.deaths.setdefault(death.location, Counter())[death.cause] += 1
         self._stand(players, rounds, facts)
+
+    def _strata(self, seen: Counter[tuple[int, bool]]) -> tuple[tuple[int, int, int, int], ...]:
+        """(wins with, games with, wins without, games without) per player count."""
+        out = []
+        for players in sorted({p for p, _ in self.cells}):
+            wins = self.cells[players, True]
+            games = wins + self.cells[players, False]
+            with_wins = seen[players, True]
+            with_games = with_wins + seen[players, False]
+            out.append((with_wins, with_games, wins - with_wins, games - with_games))
+        return tuple(out)
 
     def _stand(self, players: int, rounds: int, facts: GameFacts) -> None:
         if not facts.marines:
@@ -397,7 +429,18 @@ class _Tally:
             elif kind == "terrain" and self.placed[name]:
                 share = appears / self.placed[name]
             lines.append(
-                CardLine(kind, name, team, self.games, appears, uses, wins, self.wins - wins, share)
+                CardLine(
+                    kind,
+                    name,
+                    team,
+                    self.games,
+                    appears,
+                    uses,
+                    wins,
+                    self.wins - wins,
+                    share,
+                    self._strata(self.by_count.get((kind, name, team), Counter())),
+                )
             )
         lines.sort(key=lambda c: (KINDS.index(c.kind), c.team, _order(c), c.name))
         places = [
@@ -476,16 +519,16 @@ def interval_text(bounds: tuple[float, float] | None, signed: bool = False) -> s
 def headline(report: CardReport) -> str:
     counts = ", ".join(f"{p}p" for p in report.players)
     rate = report.wins / report.games
-    pooled = (
-        " Player counts are pooled: their own differences in win rate are part of these "
-        "figures (--players N reads one)."
+    how = (
+        "the difference is taken within each player count and combined (Mantel-Haenszel "
+        "weights, 95% Wald interval), so the counts' own win rates stay out of it; the win "
+        "rates beside it are over all the games"
         if len(report.players) > 1
-        else ""
+        else "the difference with Newcombe's 95% interval"
     )
     return (
         f"{report.games} games of entry {report.entry!r} at {counts}: {report.wins} won "
-        f"({rate:.1%}). Win rates with 95% Wilson intervals; differences with Newcombe's "
-        f"interval.{pooled}"
+        f"({rate:.1%}). Win rates with 95% Wilson intervals; {how}."
     )
 
 
@@ -571,7 +614,7 @@ def survival_rows(report: CardReport) -> list[list[str]]:
     ]
 
 
-def markdown(report: CardReport, kinds: Iterable[str] = KINDS) -> str:
+def markdown(report: CardReport, kinds: Sequence[str] = KINDS) -> str:
     """The report as Markdown tables (for docs/)."""
     out = [headline(report), "", CAUTION, ""]
     for kind in kinds:
@@ -581,7 +624,7 @@ def markdown(report: CardReport, kinds: Iterable[str] = KINDS) -> str:
         out += [f"{_title(kind)}:", ""]
         out += _md_table(card_headers(kind), [card_cells(line) for line in lines])
         out.append("")
-    if report.places:
+    if report.places and "location" in kinds:
         out += ["Locations reached:", ""]
         out += _md_table(PLACE_HEADERS, [place_cells(p) for p in report.places])
         out.append("")

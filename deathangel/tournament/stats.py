@@ -11,9 +11,11 @@ four counts (:class:`PairTable`):
   one lost) is B's with probability 1/2, so the number B won is Binomial(discordant, 1/2);
 - Wald's sequential probability ratio test on the discordant pairs (:class:`SprtDesign`).
 
-Two more for the designer's reports, whose groups are not paired: the difference of two
+More for the designer's reports, whose groups are not paired: the difference of two
 independent win rates with Newcombe's hybrid score interval (:func:`independent_difference`:
-games where a card was played against games where it was not), and a mean with its normal
+games where a card was played against games where it was not), the same within strata
+combined by Mantel and Haenszel's weights (:func:`stratified_difference`: within each player
+count, so the counts' own win rates stay out of it), and a mean with its normal
 interval, alone or as the mean of paired differences (:func:`mean_interval`: locations
 reached with and without an expansion on the same seeds).
 
@@ -44,6 +46,7 @@ __all__ = [
     "mean_interval",
     "paired_difference",
     "sprt_walk",
+    "stratified_difference",
     "wilson_interval",
 ]
 
@@ -160,6 +163,36 @@ def independent_difference(
     low = d - math.sqrt((p_a - l_a) ** 2 + (u_b - p_b) ** 2)
     high = d + math.sqrt((u_a - p_a) ** 2 + (p_b - l_b) ** 2)
     return PairedDifference(d, max(-1.0, low), min(1.0, high))
+
+
+def stratified_difference(
+    strata: Sequence[tuple[int, int, int, int]], z: float = Z95
+) -> PairedDifference:
+    """``p_A − p_B`` within strata, combined: each stratum's difference weighted by
+    Mantel and Haenszel's ``n_A·n_B / (n_A + n_B)``, with the Wald interval of that weighted
+    sum (its variance ``Σ w²·(p_A(1−p_A)/n_A + p_B(1−p_B)/n_B) / (Σ w)²``). So what differs
+    between strata (two-player games are won less often than three-player ones, and deal
+    more of the teams) does not pass for a difference between the groups. Each stratum is
+    ``(wins_a, games_a, wins_b, games_b)``; one with an empty group says nothing and is
+    skipped. The Wald interval wants games by the hundred in each stratum, as designers'
+    runs have.
+
+    :raises ValueError: when no stratum has games in both groups.
+    """
+    num = den = var = 0.0
+    for wins_a, games_a, wins_b, games_b in strata:
+        if games_a <= 0 or games_b <= 0:
+            continue
+        w = games_a * games_b / (games_a + games_b)
+        p_a, p_b = wins_a / games_a, wins_b / games_b
+        num += w * (p_a - p_b)
+        den += w
+        var += w * w * (p_a * (1 - p_a) / games_a + p_b * (1 - p_b) / games_b)
+    if den == 0:
+        raise ValueError("a stratified difference needs a stratum with games in both groups")
+    d = num / den
+    half = z * math.sqrt(var) / den
+    return PairedDifference(d, max(-1.0, d - half), min(1.0, d + half))
 
 
 @frozen

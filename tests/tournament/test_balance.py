@@ -266,3 +266,23 @@ def test_bad_input_is_one_line(
     assert result.returncode == 1
     assert result.stderr.startswith(message), result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_card_is_compared_within_player_counts() -> None:
+    """Pooled, a card played mostly where the game is easier looks good; within each player
+    count it wins exactly as often as without, and the report says so."""
+    from deathangel.tournament.cardreport import CardLine
+
+    # 2p: 5 of 50 games won with it, 5 of 50 without; 3p: 40 of 100 with, 4 of 10 without.
+    line = CardLine(
+        "action", "Lucky Charm", "gold", 210, 150, 150, 45, 9, None,
+        ((5, 50, 5, 50), (40, 100, 4, 10)),
+    )  # fmt: skip
+    assert line.rate_with == pytest.approx(0.3) and line.rate_without == pytest.approx(0.15)
+    d = line.difference
+    assert d is not None and d.difference == pytest.approx(0.0)
+    assert line.flag is None
+    # One player count: the plain difference, with Newcombe's interval.
+    alone = CardLine("action", "Lucky Charm", "gold", 100, 50, 50, 20, 5, None, ((20, 50, 5, 50),))
+    assert alone.difference is not None and alone.difference.difference == pytest.approx(0.3)
+    assert alone.flag == "higher"

@@ -19,6 +19,7 @@ from deathangel.tournament.stats import (
     mean_interval,
     paired_difference,
     sprt_walk,
+    stratified_difference,
     wilson_interval,
 )
 from deathangel.tournament.tournament import Cell, Entry, TournamentConfig
@@ -68,6 +69,33 @@ def test_independent_difference_matches_newcombes_examples(
 def test_independent_difference_needs_games_in_both_groups() -> None:
     with pytest.raises(ValueError, match="needs games in both groups"):
         independent_difference(1, 5, 0, 0)
+
+
+def test_stratified_difference_by_hand() -> None:
+    # Stratum 1: 10/50 against 5/50, w = 50·50/100 = 25, d = 0.1,
+    #   v = 0.2·0.8/50 + 0.1·0.9/50 = 0.005.
+    # Stratum 2: 30/100 against 20/100, w = 100·100/200 = 50, d = 0.1,
+    #   v = 0.3·0.7/100 + 0.2·0.8/100 = 0.0037.
+    # d = (25·0.1 + 50·0.1) / 75 = 0.1; √(25²·0.005 + 50²·0.0037) = √12.375 = 3.5178118;
+    # half = 1.959964 · 3.5178118 / 75 = 0.0919305.
+    d = stratified_difference([(10, 50, 5, 50), (30, 100, 20, 100)])
+    assert d.difference == pytest.approx(0.1)
+    assert (d.low, d.high) == (
+        pytest.approx(0.0080695, abs=1e-7),
+        pytest.approx(0.1919305, abs=1e-7),
+    )
+
+
+def test_a_difference_between_strata_is_not_a_difference_between_groups() -> None:
+    """Within each stratum A and B win equally often, but A is mostly in the stratum that
+    wins more: pooled, A looks 15 points better; stratified, not at all."""
+    strata = [(5, 50, 5, 50), (40, 100, 4, 10)]
+    assert independent_difference(45, 150, 9, 60).difference == pytest.approx(0.15)
+    assert stratified_difference(strata).difference == pytest.approx(0.0)
+    # A stratum with an empty group says nothing.
+    assert stratified_difference([*strata, (3, 7, 0, 0)]) == stratified_difference(strata)
+    with pytest.raises(ValueError, match="a stratum with games in both groups"):
+        stratified_difference([(1, 2, 0, 0)])
 
 
 def test_mean_interval_by_hand() -> None:
