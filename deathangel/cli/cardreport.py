@@ -22,9 +22,6 @@ if TYPE_CHECKING:
 
     from deathangel.tournament.cardreport import CardReport
 
-SURVIVAL_COLUMNS = 16
-"""Rounds shown in the terminal's survival table (JSON and CSV have them all)."""
-
 
 class CardKind(StrEnum):
     """The kinds of card ``--kind`` can choose."""
@@ -44,6 +41,7 @@ def print_tables(report: CardReport, console: Console, kinds: list[str]) -> None
         CAUTION,
         DEATH_HEADERS,
         PLACE_HEADERS,
+        SURVIVAL_ROUNDS,
         card_cells,
         card_headers,
         death_rows,
@@ -82,8 +80,8 @@ def print_tables(report: CardReport, console: Console, kinds: list[str]) -> None
             DEATH_HEADERS,
             death_rows(report, 10),
         )
-    headers = survival_headers(report)[: SURVIVAL_COLUMNS + 1]
-    rows = [row[: SURVIVAL_COLUMNS + 1] for row in survival_rows(report)]
+    headers = survival_headers(report)[: SURVIVAL_ROUNDS + 1]
+    rows = [row[: SURVIVAL_ROUNDS + 1] for row in survival_rows(report)]
     table("Marines standing at the start of each round (share)", headers, rows)
     console.print(CAUTION, style="bold", soft_wrap=True)
     if report.unlisted:

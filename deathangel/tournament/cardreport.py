@@ -66,6 +66,10 @@ WORDS: dict[str, tuple[str, str, str]] = {
 }
 """For each kind: what "appears" means, what "uses" counts, what the share is of."""
 
+SURVIVAL_ROUNDS = 16
+"""Rounds the survival table shows in text (a game seldom lasts longer; JSON and CSV have
+every round)."""
+
 CAUTION = (
     "These are associations, not causes: a card played in desperate spots looks bad, one "
     "drawn only in long games looks good, and with many cards about one in twenty crosses "
@@ -284,7 +288,9 @@ def read_card_report(
     rows = results.rows(
         "SELECT g.players, g.teams, g.outcome, g.rounds, f.data FROM games g "
         f"JOIN facts f ON f.game_id = g.id WHERE g.entry = ? AND g.players IN ({marks}) "
-        "ORDER BY g.id",
+        # In the games' own order, not the order batches were stored in: the same games give
+        # the same report (ties in the tables, and the last bits of a float sum).
+        "ORDER BY g.players, g.cell_teams, g.game",
         (name, *chosen),
     )
     tally = _Tally()
@@ -445,7 +451,7 @@ class _Tally:
         lines.sort(key=lambda c: (KINDS.index(c.kind), c.team, _order(c), c.name))
         places = [
             PlaceLine(name, *numbers)
-            for name, numbers in sorted(self.places.items(), key=lambda kv: -kv[1][0])
+            for name, numbers in sorted(self.places.items(), key=lambda kv: (-kv[1][0], kv[0]))
         ]
         return CardReport(
             config,
@@ -632,8 +638,15 @@ def markdown(report: CardReport, kinds: Sequence[str] = KINDS) -> str:
         out += ["Deaths by location and cause (the ten most common):", ""]
         out += _md_table(DEATH_HEADERS, death_rows(report, 10))
         out.append("")
-    out += ["Marines standing at the start of each round (share of the game's marines):", ""]
-    out += _md_table(survival_headers(report), survival_rows(report))
+    out += [
+        "Marines standing at the start of each round (share of the game's marines; to round "
+        f"{SURVIVAL_ROUNDS}, --csv has them all):",
+        "",
+    ]
+    out += _md_table(
+        survival_headers(report)[: SURVIVAL_ROUNDS + 1],
+        [row[: SURVIVAL_ROUNDS + 1] for row in survival_rows(report)],
+    )
     if report.unlisted:
         out += ["", report.unlisted]
     return "\n".join(out) + "\n"
