@@ -49,7 +49,7 @@ def balance_cli(
     databases: Annotated[
         list[Path] | None,
         typer.Argument(
-            metavar="[BASE.db OTHER.db]",
+            metavar="BASE.db OTHER.db",
             help="Compare two tournaments already played (same seed and bot key) instead.",
         ),
     ] = None,

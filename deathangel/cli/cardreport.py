@@ -130,9 +130,12 @@ def cards_report_cli(
         ),
     ] = None,
 ) -> None:
-    """For every team, action card, Event, location and terrain card: how often it appears
-    or is chosen, and the win rate when it does and when it does not (95% intervals); deaths
-    by location and cause; marines standing by round. Associations, not causes."""
+    """What each card did in a tournament's games: associations, not causes.
+
+    For every team, action card, Event, location and terrain card: how often it appears or
+    is chosen, and the win rate when it does and when it does not (95% intervals); deaths by
+    location and cause; marines standing by round and location.
+    """
     import sqlite3
 
     from deathangel.cli.tournament import parse_players

@@ -72,17 +72,18 @@ def test_independent_difference_needs_games_in_both_groups() -> None:
 
 
 def test_stratified_difference_by_hand() -> None:
-    # Stratum 1: 10/50 against 5/50, w = 50·50/100 = 25, d = 0.1,
-    #   v = 0.2·0.8/50 + 0.1·0.9/50 = 0.005.
+    # Stratum 1: 10/50 against 2/25, w = 50·25/75 = 16.666667, d = 0.2 − 0.08 = 0.12,
+    #   v = 0.2·0.8/50 + 0.08·0.92/25 = 0.0032 + 0.002944 = 0.006144.
     # Stratum 2: 30/100 against 20/100, w = 100·100/200 = 50, d = 0.1,
     #   v = 0.3·0.7/100 + 0.2·0.8/100 = 0.0037.
-    # d = (25·0.1 + 50·0.1) / 75 = 0.1; √(25²·0.005 + 50²·0.0037) = √12.375 = 3.5178118;
-    # half = 1.959964 · 3.5178118 / 75 = 0.0919305.
-    d = stratified_difference([(10, 50, 5, 50), (30, 100, 20, 100)])
-    assert d.difference == pytest.approx(0.1)
+    # d = (16.666667·0.12 + 50·0.1) / 66.666667 = 7 / 66.666667 = 0.105;
+    # √(16.666667²·0.006144 + 50²·0.0037) = √(1.706667 + 9.25) = √10.956667 = 3.3100856;
+    # half = 1.959964 · 3.3100856 / 66.666667 = 0.0973147.
+    d = stratified_difference([(10, 50, 2, 25), (30, 100, 20, 100)])
+    assert d.difference == pytest.approx(0.105)
     assert (d.low, d.high) == (
-        pytest.approx(0.0080695, abs=1e-7),
-        pytest.approx(0.1919305, abs=1e-7),
+        pytest.approx(0.0076853, abs=1e-7),
+        pytest.approx(0.2023147, abs=1e-7),
     )
 
 
