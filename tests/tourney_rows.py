@@ -1,5 +1,7 @@
 """The rows a tournament stored, for comparing runs: every column of ``games`` but ``id`` (the
-order batches finished) and ``seconds`` (wall time), in the table's own order."""
+order batches finished) and ``seconds`` (wall time), in the table's own order; with
+``facts=True``, each game's facts last (``None`` when it has none), so facts are compared
+exactly as the rows are."""
 
 from __future__ import annotations
 
@@ -13,12 +15,18 @@ COLUMNS = (
 )
 
 
-def stored(db: Path) -> list[tuple[Any, ...]]:
-    """Every stored game of ``db`` as a tuple of :data:`COLUMNS`."""
+def stored(db: Path, *, facts: bool = False) -> list[tuple[Any, ...]]:
+    """Every stored game of ``db`` as a tuple of :data:`COLUMNS` (and its facts)."""
     conn = sqlite3.connect(db)
     try:
+        columns = ", ".join(f"g.{c.strip()}" for c in COLUMNS.split(","))
+        join = ""
+        if facts:
+            columns += ", f.data"
+            join = "LEFT JOIN facts f ON f.game_id = g.id"
         return conn.execute(
-            f"SELECT {COLUMNS} FROM games ORDER BY players, cell_teams, entry, game"
+            f"SELECT {columns} FROM games g {join} "
+            "ORDER BY g.players, g.cell_teams, g.entry, g.game"
         ).fetchall()
     finally:
         conn.close()

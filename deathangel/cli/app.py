@@ -8,8 +8,11 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.balance import balance_cli
 from deathangel.cli.bench import bench_cli
+from deathangel.cli.cardreport import cards_report_cli
 from deathangel.cli.cards import cards_app
+from deathangel.cli.check import check_cli
 from deathangel.cli.odds import odds_cli
 from deathangel.cli.output import pipe_friendly
 from deathangel.cli.play import play_cli
@@ -53,6 +56,7 @@ def _root(
 
 
 # Output piped into `head` ends every command as it ends any Unix tool (cli/output.py).
+cards_app.command("report")(pipe_friendly(cards_report_cli))
 app.add_typer(cards_app, name="cards")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(strategies_app, name="strategies")
@@ -66,6 +70,8 @@ app.command("replay")(pipe_friendly(replay_cli))
 app.command("tournament")(pipe_friendly(tournament_cli))
 app.command("report")(pipe_friendly(report_cli))
 app.command("tune")(pipe_friendly(tune_cli))
+app.command("balance")(pipe_friendly(balance_cli))
+app.command("check")(pipe_friendly(check_cli))
 
 
 def main() -> None:

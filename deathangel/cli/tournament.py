@@ -18,7 +18,7 @@ import typer
 from attrs import evolve
 
 from deathangel.cli.expansions import VariantOption, WithOption
-from deathangel.cli.options import DaskOption, IsolateOption, WorkersOption
+from deathangel.cli.options import BotKeyOption, DaskOption, IsolateOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -57,6 +57,8 @@ def tournament_data(
     plugins: list[str] | None,
     with_: list[str] | None = None,
     variants: list[str] | None = None,
+    bot_key: str | None = None,
+    facts: bool | None = None,
 ) -> tuple[dict[str, Any], Path | None]:
     """The file's tables with the flags laid over them, and the folder specs are read from."""
     from deathangel.tournament.tournament import read_config_file
@@ -89,6 +91,10 @@ def tournament_data(
         data["with"] = list(dict.fromkeys([*data.get("with", []), *with_]))
     if variants:
         data["variants"] = list(dict.fromkeys([*data.get("variants", []), *variants]))
+    if bot_key is not None:
+        data["bot_key"] = bot_key
+    if facts is not None:
+        data["facts"] = facts
     return data, base
 
 
@@ -165,6 +171,15 @@ def tournament_cli(
     with_: WithOption = None,
     variant: VariantOption = None,
     isolate: IsolateOption = False,
+    bot_key: BotKeyOption = None,
+    facts: Annotated[
+        bool | None,
+        typer.Option(
+            "--facts/--no-facts",
+            help="Store each game's facts (cards chosen, Events, locations, deaths...) for "
+            "'deathangel cards report' (default: stored).",
+        ),
+    ] = None,
 ) -> None:
     """Play a tournament: every entry on the same seeds in every cell, each game stored.
 
@@ -188,6 +203,8 @@ def tournament_cli(
         plugins=plugin,
         with_=with_,
         variants=variant,
+        bot_key=bot_key,
+        facts=facts,
     )
     where = str(config_file) if config_file is not None else "tournament"
     config = evolve(build_config(data, base=base, where=where), isolate=isolate)

@@ -19,6 +19,7 @@ from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
 from deathangel.plugins.isolation import IsolationContext, shared_isolated_bots
+from deathangel.tournament.facts import FactsRecorder
 from deathangel.tournament.tournament import Cell, Entry, TournamentConfig, teams_text
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ class GameRow:
     cause: str | None
     decisions: int
     seconds: float
+    facts: str | None = None
+    """The game's facts as JSON (:mod:`deathangel.tournament.facts`), when the tournament
+    records them."""
 
 
 @frozen
@@ -148,12 +152,16 @@ def play_one(
     found: dict[str, Strategy],
     *,
     log: bool = False,
-) -> tuple[Game, GameResult]:
-    """Play game ``k`` of ``cell`` for ``entry`` to its end."""
+    facts: bool = False,
+) -> tuple[Game, GameResult, str | None]:
+    """Play game ``k`` of ``cell`` for ``entry`` to its end; with ``facts``, its facts too
+    (:mod:`deathangel.tournament.facts`), else ``None``."""
     started = time.perf_counter()
     game, players = start_game(config, cell, entry, k, rules, found, log=log)
+    recorder = FactsRecorder(game) if facts else None
     names = [spec.text for spec in entry.specs_for(cell.players)]
-    return game, play_out(game, players, names=names, started=started)
+    result = play_out(game, players, names=names, started=started)
+    return game, result, None if recorder is None else recorder.finish()
 
 
 def play_task(config: TournamentConfig, task: Task) -> TaskResult:
@@ -166,7 +174,7 @@ def play_task(config: TournamentConfig, task: Task) -> TaskResult:
         for index in task.entries:
             entry = config.entries[index]
             try:
-                game, r = play_one(config, cell, entry, k, rules, found)
+                game, r, facts = play_one(config, cell, entry, k, rules, found, facts=config.facts)
             except Exception as exc:  # the game's fault, not the run's: record it, go on
                 failures.append(
                     Failure(
@@ -194,6 +202,7 @@ def play_task(config: TournamentConfig, task: Task) -> TaskResult:
                     r.cause,
                     r.decisions,
                     r.seconds,
+                    facts,
                 )
             )
     return TaskResult(task, tuple(rows), tuple(failures))
@@ -203,5 +212,5 @@ def replay_game(config: TournamentConfig, cell: Cell, entry: Entry, k: int) -> G
     """Game ``k`` of ``cell`` for ``entry`` played again to its end, with its log: the same
     game a worker played (same seed, same bots, same seeds for them)."""
     rules, found = _context(config)
-    game, _ = play_one(config, cell, entry, k, rules, found, log=True)
+    game, _, _ = play_one(config, cell, entry, k, rules, found, log=True)
     return game

@@ -3,7 +3,15 @@
 - ``win_rates.png``: each entry's win rate per cell with its 95% Wilson interval;
 - ``locations.png``: per cell, the share of games that reached each location (the setup
   location is 1, so every game reaches it);
-- ``causes.png``: per entry, how its defeats came about.
+- ``causes.png``: per entry, how its defeats came about;
+
+and the card report's (:mod:`deathangel.tournament.cardreport`):
+
+- ``forest.png``: each card's difference in win rate when it appears, with its interval;
+- ``survival.png``: marines standing by round and on arrival at each location;
+
+and a balance run's (:mod:`deathangel.tournament.balance`): ``balance.png``, win rates and
+locations reached without and with, per player count.
 
 matplotlib is an optional extra (``deathangel[plots]``): people who only play never load it.
 """
@@ -20,6 +28,9 @@ from deathangel.tournament.report import Report
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from deathangel.tournament.balance import Balance, BalanceLine
+    from deathangel.tournament.cardreport import CardReport
 
 DPI = 80
 """Small files: the docs commit them."""
@@ -157,3 +168,161 @@ def _percent_formatter() -> Any:
 
     # decimals=None: as many as the ticks need (2.5%, not a rounded "2%").
     return PercentFormatter(1.0, decimals=None)
+
+
+# -- the card report's pictures ------------------------------------------------------------------
+
+
+def write_card_plots(report: CardReport, folder: Path) -> list[Path]:
+    """``forest.png`` (each card's difference in win rate, with its interval) and
+    ``survival.png`` (marines standing by round and by location) in ``folder``."""
+    plt = pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in (("forest.png", forest), ("survival.png", survival)):
+        fig = draw(report, plt)
+        path = folder / name
+        fig.savefig(path, dpi=DPI)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def forest(report: CardReport, plt: Any) -> Figure:
+    """Win rate when a card appears minus when it does not, with Newcombe's interval: one
+    row per card that has both groups, grouped by kind, the largest difference on top."""
+    from deathangel.tournament.cardreport import KINDS, WORDS
+
+    rows = [line for line in report.lines if line.difference is not None]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.19 * max(1, len(rows))), layout="constrained")
+    labels: list[str] = []
+    y = 0
+    colours = {"higher": "tab:green", "lower": "tab:red", None: "tab:gray"}
+    for kind in KINDS:
+        group = [line for line in rows if line.kind == kind]
+        for line in group:
+            d = line.difference
+            assert d is not None
+            ax.errorbar(
+                [d.difference],
+                [y],
+                xerr=[[d.difference - d.low], [d.high - d.difference]],
+                fmt="o",
+                markersize=3,
+                capsize=2,
+                color=colours[line.flag],
+            )
+            team = f" ({line.team})" if line.team else ""
+            labels.append(f"{kind} {WORDS[kind][0]}: {line.name}{team}")
+            y += 1
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(_percent_formatter())
+    ax.set_xlabel("win rate when it appears minus when it does not (95% interval)")
+    ax.set_title(
+        f"Cards and win rate, {report.games} games of {report.entry!r} (associations, not causes)",
+        fontsize=10,
+    )
+    ax.grid(axis="x", alpha=0.3)
+    return cast("Figure", fig)
+
+
+def survival(report: CardReport, plt: Any) -> Figure:
+    """Share of the marines standing at the start of each round, and on arrival at each
+    location, one line per player count."""
+    fig, (by_round, by_place) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+    for players, shares in report.survival.items():
+        by_round.plot(
+            range(1, len(shares) + 1), shares, marker="o", markersize=3, label=f"{players}p"
+        )
+    for players, places in report.arrival.items():
+        by_place.plot(
+            range(len(places)),
+            [s for s, _ in places],
+            marker="o",
+            markersize=3,
+            label=f"{players}p",
+        )
+    by_round.set_xlabel("round")
+    by_round.set_ylabel("marines standing (share)")
+    by_round.set_title("At the start of each round", fontsize=10)
+    by_place.set_xlabel("location (0: the setup location)")
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in (by_round, by_place):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    by_place.set_title("On arrival, among the games that got there", fontsize=10)
+    for ax in (by_round, by_place):
+        ax.set_ylim(0, 1.05)
+        ax.yaxis.set_major_formatter(_percent_formatter())
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Marines standing, {report.games} games of {report.entry!r}")
+    return cast("Figure", fig)
+
+
+# -- a balance run's picture ---------------------------------------------------------------------
+
+
+def write_balance_plot(balance: Balance, folder: Path) -> list[Path]:
+    """``balance.png`` in ``folder``: win rates and locations reached with and without, per
+    player count, with their intervals."""
+    plt = pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    fig = balance_figure(balance, plt)
+    path = folder / "balance.png"
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return [path]
+
+
+def balance_figure(balance: Balance, plt: Any) -> Figure:
+    lines = [line for line in balance.lines if line.players]
+    fig, (wins, places) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+    xs = range(len(lines))
+    for offset, side, rate, bounds, reached in (
+        (-0.12, balance.base, _base_rate, "base_interval", "base_locations"),
+        (0.12, balance.other, _other_rate, "other_interval", "other_locations"),
+    ):
+        rates = [rate(line) for line in lines]
+        intervals = [getattr(line, bounds) for line in lines]
+        wins.errorbar(
+            [x + offset for x in xs],
+            rates,
+            yerr=[
+                [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)],
+                [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)],
+            ],
+            fmt="o",
+            capsize=3,
+            label=side,
+        )
+        means = [getattr(line, reached) for line in lines]
+        places.errorbar(
+            [x + offset for x in xs],
+            [m.mean for m in means],
+            yerr=[[m.mean - m.low for m in means], [m.high - m.mean for m in means]],
+            fmt="o",
+            capsize=3,
+            label=side,
+        )
+    for ax in (wins, places):
+        ax.set_xticks(list(xs), [line.label for line in lines])
+        ax.set_xlabel("players")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+    wins.set_ylabel("win rate (95% Wilson interval)")
+    wins.yaxis.set_major_formatter(_percent_formatter())
+    wins.set_ylim(bottom=0)
+    places.set_ylabel("mean locations reached (95% interval)")
+    fig.suptitle(f"{balance.other} against {balance.base} ({balance.strategy!r}, paired seeds)")
+    return cast("Figure", fig)
+
+
+def _base_rate(line: BalanceLine) -> float:
+    return line.base_wins / line.pairs
+
+
+def _other_rate(line: BalanceLine) -> float:
+    return line.other_wins / line.pairs

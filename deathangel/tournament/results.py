@@ -11,8 +11,16 @@ Tables:
   (``victory`` or ``defeat``), ``rounds``, ``locations_reached``, ``marines_left``,
   ``genestealers_slain``, ``cause`` (of a defeat), ``decisions`` and ``seconds``.
   ``(players, cell_teams, entry, game)`` is unique: a game is never stored twice.
+- ``facts``: each game's facts (``game_id`` of its row in ``games``, ``data`` as JSON; see
+  :mod:`deathangel.tournament.facts`), written in the same transaction as the game, unless
+  the tournament leaves them out. ``meta`` says which: ``facts`` is the facts' version
+  (``1``) or ``off``.
 - ``failures``: a game that raised, with its seed, the error and its traceback.
 - ``runs``: each time the tournament ran — backend, workers, games played, wall seconds.
+
+Format versions: 2 added the ``facts`` table. A version-1 database (made before it) still
+opens, with no facts, for reports and to go on with; an unknown version is refused in one
+line naming it.
 
 Only the parent process writes, one transaction per finished batch, so the file holds whole
 batches and nothing else whatever stops the run (Ctrl-C, ``kill -9``, a crashed worker):
@@ -33,12 +41,16 @@ from attrs import evolve
 from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.tournament.batch import TaskResult
+from deathangel.tournament.facts import FACTS_VERSION
 from deathangel.tournament.stats import SprtCounter, SprtResult
 from deathangel.tournament.tournament import Cell, TournamentConfig
 from deathangel.version import __version__
 
 FORMAT = "deathangel-tournament"
-VERSION = 1
+VERSION = 2
+"""The format version new databases are made with."""
+READABLE = (1, 2)
+"""The format versions this deathangel opens (1: no ``facts`` table)."""
 
 NOT_PLAYED, WON, LOST, FAILED = 0, 1, 2, 3
 """A game's state in :meth:`Results.states`."""
@@ -74,6 +86,10 @@ CREATE TABLE failures (
     traceback TEXT NOT NULL,
     UNIQUE (players, cell_teams, entry, game)
 );
+CREATE TABLE facts (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    data TEXT NOT NULL
+);
 CREATE TABLE runs (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL,
@@ -104,8 +120,11 @@ GAME_COLUMNS = (
 )
 
 
-TABLES = ("meta", "games", "failures", "runs")
+TABLES = ("meta", "games", "failures", "runs", "facts")
 """Every table a results database has (the schema above)."""
+
+_TABLES_OF = {1: TABLES[:4], 2: TABLES}
+"""The tables each format version has."""
 
 _NOT_A_DATABASE = 26
 """SQLite's result code SQLITE_NOTADB: the file is not an SQLite database at all."""
@@ -166,6 +185,7 @@ class Results:
             "engine": __version__,
             "config": config.to_json(),
             "bot_key": config.bot_key,
+            "facts": str(FACTS_VERSION) if config.facts else "off",
         }
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -205,11 +225,19 @@ class Results:
         if meta.get("format") != FORMAT:
             conn.close()
             raise ResultsError(f"{path} is not a deathangel results database")
-        if meta.get("version") != str(VERSION):
+        version = meta.get("version")
+        if version not in [str(v) for v in READABLE]:
             conn.close()
             raise ResultsError(
-                f"{path}: results format version {meta.get('version')} is not supported "
-                f"(this deathangel reads version {VERSION})"
+                f"{path}: results format version {version} is not supported "
+                f"(this deathangel reads versions {', '.join(map(str, READABLE))})"
+            )
+        facts = meta.get("facts", "off")
+        if facts not in ("off", str(FACTS_VERSION)):
+            conn.close()
+            raise ResultsError(
+                f"{path}: its games' facts are of version {facts}; this deathangel reads "
+                f"version {FACTS_VERSION}"
             )
         try:
             config = TournamentConfig.from_dict(json.loads(meta["config"]))
@@ -219,7 +247,7 @@ class Results:
                 f"{path}: the stored tournament config is malformed: {exc}"
             ) from None
         have = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
-        missing = [table for table in TABLES if table not in have]
+        missing = [table for table in _TABLES_OF[int(version)] if table not in have]
         if missing:
             conn.close()
             raise ResultsError(
@@ -233,7 +261,7 @@ class Results:
                 "were seeded by a key: read it with that version"
             )
         try:
-            config = evolve(config, bot_key=check_bot_key(meta["bot_key"]))
+            config = evolve(config, bot_key=check_bot_key(meta["bot_key"]), facts=facts != "off")
         except ValueError as exc:
             conn.close()
             raise ResultsError(f"{path}: the stored bot key is malformed: {exc}") from None
@@ -332,30 +360,43 @@ class Results:
 
     def write(self, result: TaskResult, run: int, seconds: float) -> None:
         """Store a finished batch and the run's progress in one transaction."""
-        with self._transaction():
-            self.conn.executemany(
-                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
-                [
-                    (
-                        r.cell.players,
-                        r.cell.teams,
-                        r.entry,
-                        r.game,
-                        r.seed,
-                        r.teams,
-                        r.outcome,
-                        r.rounds,
-                        r.locations_reached,
-                        r.marines_left,
-                        r.genestealers_slain,
-                        r.cause,
-                        r.decisions,
-                        r.seconds,
-                    )
-                    for r in result.rows
-                ],
+        insert = (
+            f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(GAME_COLUMNS))})"
+        )
+        values = [
+            (
+                r.cell.players,
+                r.cell.teams,
+                r.entry,
+                r.game,
+                r.seed,
+                r.teams,
+                r.outcome,
+                r.rounds,
+                r.locations_reached,
+                r.marines_left,
+                r.genestealers_slain,
+                r.cause,
+                r.decisions,
+                r.seconds,
             )
+            for r in result.rows
+        ]
+        with self._transaction():
+            if self.config.facts:
+                # Row by row, for each game's id; the facts in the same transaction, so a
+                # game is never stored without them (nor they without it). REPLACE: a game
+                # deleted by hand leaves its facts, whose id SQLite may give a new game.
+                for row, game in zip(result.rows, values, strict=True):
+                    cur = self.conn.execute(insert, game)
+                    if row.facts is not None:
+                        self.conn.execute(
+                            "INSERT OR REPLACE INTO facts (game_id, data) VALUES (?, ?)",
+                            (cur.lastrowid, row.facts),
+                        )
+            else:
+                self.conn.executemany(insert, values)
             self.conn.executemany(
                 "INSERT INTO failures (players, cell_teams, entry, game, seed, error, traceback) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -344,8 +344,9 @@ def run_tournament(
         check_backend(workers, dask)
     started = time.perf_counter()
     with open_results(db, config, resume=resume) as results:
-        # The bots are seeded by the database's key (drawn when it was made).
-        config = evolve(config, bot_key=results.config.bot_key)
+        # The bots are seeded by the database's key (drawn when it was made), and games'
+        # facts are recorded as the database was made to hold them.
+        config = evolve(config, bot_key=results.config.bot_key, facts=results.config.facts)
         states = results.states()
         total = config.total_games
         done = sum(len(flags) - flags.count(NOT_PLAYED) for flags in states.values())

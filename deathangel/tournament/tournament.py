@@ -28,6 +28,7 @@ The file::
     # seats = ["rules", "random"]  # ...or one per seat, repeated over the seats
     # salt = 1                # seed its bots apart from an entry that has no salt
     # bot_key = "…"           # optional: 32 hex digits; by default a fresh secret per database
+    # facts = false           # leave out each game's facts (deathangel.tournament.facts)
 
     [sprt]                    # optional, two entries only; see deathangel.tournament.stats
     p0 = 0.5
@@ -211,6 +212,10 @@ class TournamentConfig:
     isolate: bool = False
     """Run each bot in a process of its own (``--isolate``): how the games are played, not
     which, so not part of :meth:`to_dict` either (the results are the same)."""
+    facts: bool = True
+    """Store each game's facts beside its row (:mod:`deathangel.tournament.facts`; ``facts =
+    false`` or ``--no-facts`` to leave them out). What is stored, not which games are played,
+    so not part of :meth:`to_dict`: the results database keeps the choice it was made with."""
 
     def ruleset(self) -> Ruleset:
         """The cards, abilities and rule switches the games are played with (the installed
@@ -328,6 +333,7 @@ _KEYS = {
     "entry",
     "sprt",
     "bot_key",
+    "facts",
 }
 _ENTRY_KEYS = {"name", "strategy", "seats", "salt"}
 _SPRT_KEYS = {"p0", "p1", "alpha", "beta"}
@@ -439,6 +445,9 @@ def build_config(
             key = check_bot_key(str(data["bot_key"]))
         except ValueError as exc:
             raise TournamentConfigError(f"{where}: bot_key: {exc}") from None
+    facts = data.get("facts", True)
+    if not isinstance(facts, bool):
+        raise TournamentConfigError(f"{where}: facts must be true or false, not {facts!r}")
     return TournamentConfig(
         games,
         seed,
@@ -450,6 +459,7 @@ def build_config(
         rules.plugins,
         rules.variants,
         bot_key=key,
+        facts=facts,
     )
 
 

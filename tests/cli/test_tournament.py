@@ -2,7 +2,7 @@
 subprocess, worker processes, SQLite on disk, ``kill -9`` and Ctrl-C half-way.
 
 An interrupted run resumed must store exactly the rows of an uninterrupted one: every column
-but ``id`` (the order batches finished in) and ``seconds`` is compared.
+but ``id`` (the order batches finished in) and ``seconds`` is compared, and each game's facts.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def reference(folder: Path, games: int, players: list[int]) -> list[tuple[Any, .
     }
     db = folder / "reference.db"
     run_tournament(build_config(data), db, workers=0)
-    return stored(db)
+    return stored(db, facts=True)
 
 
 def stop_when_half_stored(proc: subprocess.Popen[str], db: Path, total: int, sig: int) -> int:
@@ -148,7 +148,7 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     # Both entries got the same deal in every game.
     deal = {(r[0], r[3], r[5]) for r in rows}
     assert len(deal) == 2 * 12
-    assert stored(db) == reference(tmp_path, 12, [1, 2])
+    assert stored(db, facts=True) == reference(tmp_path, 12, [1, 2])
     conn = sqlite3.connect(db)
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     runs = conn.execute("SELECT backend, workers, games, status FROM runs").fetchall()
@@ -230,7 +230,10 @@ def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
     resumed = cli("tournament", str(config), "--resume", "--workers", "2", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{total - stopped} game(s) played" in resumed.stdout
-    assert stored(db) == uninterrupted
+    # Every column and each game's facts (tourney_rows.stored): the facts are written with
+    # their game, so a stop loses or keeps both.
+    assert stored(db, facts=True) == uninterrupted
+    assert all(row[-1] is not None for row in uninterrupted)
     conn = sqlite3.connect(db)
     statuses = [s for (s,) in conn.execute("SELECT status FROM runs ORDER BY id")]
     conn.close()

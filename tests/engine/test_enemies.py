@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from invariants import check_invariants
 from plugin_kit import plugin_module
 from support import build_state, drive, make_engine
 
@@ -23,6 +22,7 @@ from deathangel.cards.catalogue import EffectSpec
 from deathangel.engine.decisions import Flow, no_questions
 from deathangel.engine.formation import move_swarms
 from deathangel.engine.game import Game, GameConfig, card_table
+from deathangel.engine.invariants import check_invariants
 from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import LEFT, CardTable
 from deathangel.players import RandomPlayer

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import check_invariants
 
 from deathangel.engine.decisions import DONE, KIND_HELP, Option
 from deathangel.engine.game import SAVE_FORMAT, SAVE_VERSION, Game, GameConfig
+from deathangel.engine.invariants import check_invariants
 from deathangel.engine.observation import Observation
 from deathangel.errors import IllegalChoiceError, SaveFileError
 from deathangel.players import RandomPlayer

@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import Progress, check_invariants
 from plugin_kit import SHIPPED, shipped_ruleset
 
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.invariants import Progress, check_invariants
 from deathangel.engine.randomness import STREAMS
 from deathangel.engine.state import GameState
 from deathangel.players import RandomPlayer

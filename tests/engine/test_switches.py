@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from invariants import check_invariants
 from support import build_state, drive, make_engine
 
 from deathangel.cards.load import load_base
 from deathangel.engine.game import Game, GameConfig, card_abilities, card_table
+from deathangel.engine.invariants import check_invariants
 from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.switches import Switches
 from deathangel.players import RandomPlayer

@@ -8,12 +8,12 @@ import types
 from pathlib import Path
 
 import pytest
-from invariants import check_invariants
 from plugin_kit import plugin_module
 from support import build_state, drive, make_engine
 
 from deathangel.cards.catalogue import EffectSpec
 from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.invariants import check_invariants
 from deathangel.errors import PluginError
 from deathangel.players import RandomPlayer
 from deathangel.plugins.manager import plugin_manager

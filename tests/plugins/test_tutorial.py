@@ -54,6 +54,8 @@ def test_the_tutorial_reads_as_files_and_commands() -> None:
     commands = [line for kind, _, body in steps if kind == "sh" for line in body.splitlines()]
     assert any(line.startswith("pip install") for line in commands)
     assert any(line.startswith("deathangel play --with ironclad") for line in commands)
+    # The last step proves the plugin never breaks a game.
+    assert commands[-1].startswith("deathangel check --with ironclad")
 
 
 def test_following_the_tutorial_word_for_word_plays_a_game(tmp_path: Path) -> None:
@@ -98,6 +100,8 @@ def test_following_the_tutorial_word_for_word_plays_a_game(tmp_path: Path) -> No
     assert "ironclad (deathangel-ironclad 0.1.0) — Ironclad: loads" in joined
     assert "teams:      bronze" in joined
     assert joined.count("Game over:") == 2  # the two games the tutorial plays
+    assert "60 game(s) checked (1, 2, 3, 4, 5, 6 player(s); random, rules)" in joined
+    assert "the invariants checked after each: no fault" in joined
     # The second game's Shield Wall rallies: Varro, the one marine left without a token,
     # takes the second one (a single choice is never asked, RULES §14.3).
     assert (

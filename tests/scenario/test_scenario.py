@@ -13,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from invariants import check_invariants
 
 from deathangel.cards.load import load_base
 from deathangel.engine.decisions import Decision
 from deathangel.engine.game import card_table
+from deathangel.engine.invariants import check_invariants
 from deathangel.engine.lasting import ENTER_FORMATION, EVASION, GunJam, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, GameState
 from deathangel.errors import DeathAngelError

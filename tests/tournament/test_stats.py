@@ -14,9 +14,12 @@ from deathangel.tournament.stats import (
     PairTable,
     SprtCounter,
     SprtDesign,
+    independent_difference,
     mcnemar_exact,
+    mean_interval,
     paired_difference,
     sprt_walk,
+    stratified_difference,
     wilson_interval,
 )
 from deathangel.tournament.tournament import Cell, Entry, TournamentConfig
@@ -39,6 +42,72 @@ def test_wilson_interval_of_8_in_50_by_hand() -> None:
 def test_wilson_interval_with_no_success_is_zero_to_z2_over_n_plus_z2() -> None:
     # At 0 successes the upper bound is z² / (n + z²) = 3.841459 / 13.841459 = 0.2775328.
     assert wilson_interval(0, 10) == (0.0, pytest.approx(0.2775328, abs=1e-6))
+
+
+# -- two independent groups, and means ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "low", "high"),
+    [
+        # Newcombe (1998), Statistics in Medicine 17:873-890, table II, method 10: the
+        # published limits of his worked examples, to four decimals.
+        ((56, 70), (48, 80), 0.0524, 0.3339),
+        ((9, 10), (3, 10), 0.1705, 0.8090),
+        ((6, 7), (2, 7), 0.0582, 0.8062),
+        ((5, 56), (0, 29), -0.0381, 0.1926),
+    ],
+)
+def test_independent_difference_matches_newcombes_examples(
+    a: tuple[int, int], b: tuple[int, int], low: float, high: float
+) -> None:
+    d = independent_difference(*a, *b)
+    assert d.difference == pytest.approx(a[0] / a[1] - b[0] / b[1])
+    assert (round(d.low, 4), round(d.high, 4)) == (low, high)
+
+
+def test_independent_difference_needs_games_in_both_groups() -> None:
+    with pytest.raises(ValueError, match="needs games in both groups"):
+        independent_difference(1, 5, 0, 0)
+
+
+def test_stratified_difference_by_hand() -> None:
+    # Stratum 1: 10/50 against 2/25, w = 50·25/75 = 16.666667, d = 0.2 − 0.08 = 0.12,
+    #   v = 0.2·0.8/50 + 0.08·0.92/25 = 0.0032 + 0.002944 = 0.006144.
+    # Stratum 2: 30/100 against 20/100, w = 100·100/200 = 50, d = 0.1,
+    #   v = 0.3·0.7/100 + 0.2·0.8/100 = 0.0037.
+    # d = (16.666667·0.12 + 50·0.1) / 66.666667 = 7 / 66.666667 = 0.105;
+    # √(16.666667²·0.006144 + 50²·0.0037) = √(1.706667 + 9.25) = √10.956667 = 3.3100856;
+    # half = 1.959964 · 3.3100856 / 66.666667 = 0.0973147.
+    d = stratified_difference([(10, 50, 2, 25), (30, 100, 20, 100)])
+    assert d.difference == pytest.approx(0.105)
+    assert (d.low, d.high) == (
+        pytest.approx(0.0076853, abs=1e-7),
+        pytest.approx(0.2023147, abs=1e-7),
+    )
+
+
+def test_a_difference_between_strata_is_not_a_difference_between_groups() -> None:
+    """Within each stratum A and B win equally often, but A is mostly in the stratum that
+    wins more: pooled, A looks 15 points better; stratified, not at all."""
+    strata = [(5, 50, 5, 50), (40, 100, 4, 10)]
+    assert independent_difference(45, 150, 9, 60).difference == pytest.approx(0.15)
+    assert stratified_difference(strata).difference == pytest.approx(0.0)
+    # A stratum with an empty group says nothing.
+    assert stratified_difference([*strata, (3, 7, 0, 0)]) == stratified_difference(strata)
+    with pytest.raises(ValueError, match="a stratum with games in both groups"):
+        stratified_difference([(1, 2, 0, 0)])
+
+
+def test_mean_interval_by_hand() -> None:
+    # 1, 2, 3, 4: mean 2.5; s² = (2.25 + 0.25 + 0.25 + 2.25) / 3 = 5/3; s/√n = √(5/12)
+    # = 0.6454972; half = 1.959964 · 0.6454972 = 1.2651513.
+    m = mean_interval([1, 2, 3, 4])
+    assert (m.mean, m.low, m.high) == (2.5, pytest.approx(1.2348487), pytest.approx(3.7651513))
+    one = mean_interval([7])
+    assert (one.mean, one.low, one.high) == (7, 7, 7)
+    with pytest.raises(ValueError, match="at least one value"):
+        mean_interval([])
 
 
 # -- McNemar -------------------------------------------------------------------------------------

@@ -1,8 +1,13 @@
 """Invariants of a game in progress (RULES §12, DESIGN "Invariants everywhere").
 
-:func:`check_invariants` looks at a :class:`~deathangel.engine.game.Game` at a decision (or at its
-end) and raises ``AssertionError`` naming the first broken invariant, with the round, phase
-and decision count so the failing step can be found again. It never changes the game.
+One implementation for the property tests and for ``deathangel check``, which a plugin's
+author runs to prove that the plugin's cards never break a game: both call
+:func:`check_invariants` after every decision.
+
+:func:`check_invariants` looks at a :class:`~deathangel.engine.game.Game` at a decision (or at
+its end) and raises :class:`InvariantError` (an ``AssertionError``) naming the first broken
+invariant, with the round, phase and decision count so the failing step can be found again.
+It never changes the game.
 
 Most invariants hold at any single moment. A few compare two moments (the location deck never
 grows, the round never goes back, the dead stay dead unless rescued): :func:`check_invariants`
@@ -32,8 +37,14 @@ PHASES = frozenset(
 )
 OUTCOMES = frozenset({"victory", "defeat"})
 
+
+class InvariantError(AssertionError):
+    """A game broke an invariant of the rules. An ``AssertionError``: a broken invariant is
+    a bug (the engine's or a plugin's), never a player's mistake."""
+
+
 Fail = Callable[[str], NoReturn]
-"""Raises ``AssertionError`` with the message, prefixed by where the game is."""
+"""Raises :class:`InvariantError` with the message, prefixed by where the game is."""
 
 
 class Progress(NamedTuple):
@@ -46,7 +57,8 @@ class Progress(NamedTuple):
 
 
 def check_invariants(game: Game, previous: Progress | None = None) -> Progress:
-    """Raise ``AssertionError`` if ``game`` breaks an invariant; return its :class:`Progress`.
+    """Raise :class:`InvariantError` if ``game`` breaks an invariant; return its
+    :class:`Progress`.
 
     ``previous`` is what an earlier call on the same game returned; with it, the checks that
     compare two moments run too.
@@ -58,7 +70,7 @@ def check_invariants(game: Game, previous: Progress | None = None) -> Progress:
     )
 
     def fail(message: str) -> NoReturn:
-        raise AssertionError(f"{where} {message}")
+        raise InvariantError(f"{where} {message}")
 
     _check_seats(game, st, fail)
     _check_formation(game, st, fail)
