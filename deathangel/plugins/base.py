@@ -30,6 +30,6 @@ def deathangel_effects() -> Sequence[EffectSpec]:
 @hookimpl
 def deathangel_strategies() -> dict[str, Callable[..., Any]]:
     from deathangel.players import RandomPlayer, RulesPlayer
-    from deathangel.players.search.mcts import mcts
+    from deathangel.players.search.mcts import mcts, mcts_strong
 
-    return {"random": RandomPlayer, "rules": RulesPlayer, "mcts": mcts}
+    return {"random": RandomPlayer, "rules": RulesPlayer, "mcts": mcts, "mcts-strong": mcts_strong}
