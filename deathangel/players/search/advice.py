@@ -1,9 +1,10 @@
 """Advice for a person: what the search thinks of each option of a decision (``hint``).
 
-The strong search is asked about the decision from the seat's own observation — the same
-honest view a bot gets, nothing more — and every option it tried comes back with its
-estimate of the marines' chance to win after it and how sure that estimate is (the standard
-error over the search's paired deals), with the option it would pick.
+The strong search (the ``mcts-strong`` preset's settings) is asked about the decision from
+the seat's own observation — the same honest view a bot gets, nothing more — and every
+option it tried comes back with its estimate of the marines' chance to win after it and how
+sure that estimate is (the standard error over the search's paired deals), with the option
+it would pick.
 """
 
 from __future__ import annotations
@@ -12,14 +13,21 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from deathangel.players.search.mcts import MctsPlayer, policy_named, value_named
+from deathangel.players.search.mcts import (
+    STRONG_HORIZON,
+    STRONG_ITERATIONS,
+    STRONG_VALUE,
+    MctsPlayer,
+    policy_named,
+    value_named,
+)
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
     from deathangel.engine.observation import Observation
 
-HINT_ITERATIONS = 400
-"""Rollouts a hint spends by default (about a second or two on one core)."""
+HINT_ITERATIONS = STRONG_ITERATIONS
+"""Rollouts a hint spends by default: the strong preset's (about half a second on one core)."""
 HINT_SECONDS = 2.0
 """The most a hint may think: a person waits for it."""
 
@@ -49,11 +57,13 @@ def advise(
     seed: int = 0,
     iterations: int = HINT_ITERATIONS,
     seconds: float = HINT_SECONDS,
-    horizon: int = 2,
-    value: str = "progress",
+    horizon: int = STRONG_HORIZON,
+    value: str = STRONG_VALUE,
 ) -> Advice:
     """The search's advice on ``decision``, from ``observation`` only. ``seconds`` caps the
-    time (0: none, and then the same observation and seed give the same advice)."""
+    time (0: none, and then the same observation and seed give the same advice). With the
+    learned value model (the default) the estimates are chances to win, fitted on played
+    games; with ``value="progress"`` they are the hand-made score of progress."""
     policy = policy_named("default")
     bot = MctsPlayer(
         seed,

@@ -467,7 +467,14 @@ def value_named(name: str) -> PositionValue | None:
         raise ValueError(f"value: {exc}") from None
 
 
-STRONG = {"iterations": 400, "horizon": 2, "value": "learned"}
+STRONG_ITERATIONS = 400
+STRONG_HORIZON = 2
+STRONG_VALUE = "learned"
+STRONG: dict[str, Any] = {
+    "iterations": STRONG_ITERATIONS,
+    "horizon": STRONG_HORIZON,
+    "value": STRONG_VALUE,
+}
 """The strong preset (``mcts-strong``): for play and hints, where a person waits about half
 a second a decision; the shipped learned value model values the positions rollouts stop at."""
 

@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 from fractions import Fraction
+from functools import partial
 
 import pytest
 from support import build_state, table
@@ -24,9 +25,10 @@ from deathangel.engine.randomness import ScriptedDie
 from deathangel.engine.state import GameState
 from deathangel.players.base import View
 from deathangel.players.search.greedy import GreedyPolicy
-from deathangel.players.search.mcts import MctsPlayer, _Edge, _Node, mcts
+from deathangel.players.search.mcts import MctsPlayer, _Edge, _Node, mcts, preset
+from deathangel.players.search.model import ValueModel
 from deathangel.players.search.value import ValueWeights, danger, position_value, progress
-from deathangel.plugins.strategies import StrategySpecError, parse_spec
+from deathangel.plugins.strategies import StrategySpecError, parse_spec, strategies
 
 LOCATIONS = ("Dark Catacombs", "Hibernation Cluster", "Genestealer Lair")
 """A solo location deck, top first (decks 2, 3, 4: RULES §3)."""
@@ -310,6 +312,28 @@ def test_the_factory_passes_its_parameters() -> None:
         2,
     )
     assert player.margin == 0.1
+
+
+def test_the_default_rolls_out_two_rounds() -> None:
+    # The default the held-out comparison chose (docs/strategies.md): horizon 2, 150 rollouts.
+    player = parse_spec("mcts").make(1)
+    assert (player.iterations, player.horizon) == (150, 2)
+    assert isinstance(player.value, partial)  # the hand-made progress value
+
+
+def test_the_strong_preset_is_listed_with_its_own_defaults_and_takes_overrides() -> None:
+    listed = strategies()["mcts-strong"]
+    defaults = {p.name: p.default for p in listed.parameters}
+    assert (defaults["iterations"], defaults["horizon"], defaults["value"]) == (400, 2, "learned")
+    assert "margin" in defaults and "seed" not in defaults  # every mcts parameter, as mcts has
+    player = parse_spec("mcts-strong:iterations=9,margin=0.25").make(4)
+    assert (player.seed, player.iterations, player.horizon, player.margin) == (4, 9, 2, 0.25)
+    assert isinstance(player.value.__self__, ValueModel)  # the shipped learned model
+
+
+def test_a_preset_naming_a_parameter_mcts_lacks_is_refused() -> None:
+    with pytest.raises(ValueError, match="preset 'x': mcts has no parameter 'horizons'"):
+        preset("x", "a typo", {"horizons": 3})
 
 
 def test_a_deeper_tree_plays_legally() -> None:
