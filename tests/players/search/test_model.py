@@ -138,3 +138,20 @@ def test_a_fit_learns_what_separates_wins() -> None:
     assert score(chances, won).log_loss < score([rate] * 400, won).log_loss - 0.1
     assert all(isinstance(layer, Layer) for layer in model.layers)
     assert not any(math.isnan(c) for c in chances)
+
+
+def test_the_shipped_model_loads_by_name_and_ranks_a_lost_cause_below_a_fresh_start() -> None:
+    """``value=learned`` is the JSON file shipped in the package; it must read a position the
+    way the game reads: all marines standing at the start beats the same game with four of
+    the six marines gone."""
+    from deathangel.players.search.model import shipped_models
+
+    assert "learned" in shipped_models()
+    model = ValueModel.load("learned")
+    assert "24,000 games" in model.about and "310000..333999" in model.about
+    game = Game(GameConfig(1, seed=5))
+    fresh = model.value(game.state, game.table)
+    assert 0.0 < fresh < 1.0
+    game.state.slain += [p.marine.name for p in game.state.formation[:4]]
+    del game.state.formation[:4]  # the slain leave the formation, named in ``slain``
+    assert model.value(game.state, game.table) < fresh
