@@ -9,6 +9,9 @@ card's doing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from plugin_kit import fake_site
@@ -137,4 +140,20 @@ def designer_site(folder: Path) -> Path:
         {"overpowered_plugin": OVERPOWERED, "faulty_plugin": FAULTY},
         {"overpowered": "overpowered_plugin", "faulty": "faulty_plugin"},
         {"overpowered_cards/team.toml": GOLD, "faulty_cards/team.toml": RUST},
+    )
+
+
+def run_with_site(*args: str, site: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``deathangel ARGS`` in a subprocess that finds the designer plugins in ``site`` (wide
+    enough that tables are not wrapped)."""
+    env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "250"}
+    return subprocess.run(
+        [sys.executable, "-m", "deathangel", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        check=False,
     )

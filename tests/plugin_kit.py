@@ -168,3 +168,32 @@ def pip_install(python: Path, *args: str) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def reader_shell(folder: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh environment as a reader of our docs has it: ``pip install ...`` installs into
+    a new virtual environment (offline, from the paths given) and ``deathangel`` runs there.
+
+    Returns the working folder to run the doc's commands in and the environment to run them
+    with (the shims first on ``PATH``, no ``PYTHONPATH``), so a page is followed word for word.
+    """
+    import os
+    import sys
+
+    python = fresh_venv(folder / "venv")
+    tools = folder / "tools"
+    tools.mkdir()
+    shims = {
+        "pip": f'if [ "$1" = install ]; then shift; set -- install --quiet --no-deps '
+        f'--no-build-isolation --no-index "$@"; fi\n'
+        f'exec "{sys.executable}" -m pip --python "{python}" "$@"\n',
+        "deathangel": f'exec "{python}" -m deathangel "$@"\n',
+    }
+    for name, body in shims.items():
+        (tools / name).write_text("#!/bin/sh\n" + body, encoding="utf-8")
+        (tools / name).chmod(0o755)
+    work = folder / "work"
+    work.mkdir()
+    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200"}
+    env.pop("PYTHONPATH", None)
+    return work, env

@@ -7,14 +7,12 @@ plugin installed on ``PYTHONPATH``."""
 
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from designer_plugins import designer_site
+from designer_plugins import run_with_site as deathangel
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.check import check_games, replay_command
@@ -26,20 +24,6 @@ from deathangel.plugins.strategies import Strategy, strategies
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return designer_site(tmp_path_factory.mktemp("site"))
-
-
-def deathangel(*args: str, site: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "deathangel", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
 
 
 def test_the_base_game_passes_every_player_count_and_bot() -> None:

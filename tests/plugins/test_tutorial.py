@@ -9,15 +9,13 @@ must succeed; the game it plays must end.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from plugin_kit import ROOT, fresh_venv
+from plugin_kit import ROOT, reader_shell
 
 DOC = ROOT / "docs" / "plugins.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -42,11 +40,6 @@ def tutorial_steps() -> list[tuple[str, str, str]]:
     return steps
 
 
-def _script(path: Path, body: str) -> None:
-    path.write_text("#!/bin/sh\n" + body, encoding="utf-8")
-    path.chmod(path.stat().st_mode | stat.S_IEXEC)
-
-
 def test_the_tutorial_reads_as_files_and_commands() -> None:
     steps = tutorial_steps()
     kinds = [kind for kind, _, _ in steps]
@@ -59,21 +52,7 @@ def test_the_tutorial_reads_as_files_and_commands() -> None:
 
 
 def test_following_the_tutorial_word_for_word_plays_a_game(tmp_path: Path) -> None:
-    python = fresh_venv(tmp_path / "venv")
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    # ``pip install ...`` as the reader types it, into the fresh environment, offline.
-    _script(
-        tools / "pip",
-        f'if [ "$1" = install ]; then shift; set -- install --quiet --no-deps '
-        f'--no-build-isolation --no-index "$@"; fi\n'
-        f'exec "{sys.executable}" -m pip --python "{python}" "$@"\n',
-    )
-    _script(tools / "deathangel", f'exec "{python}" -m deathangel "$@"\n')
-    work = tmp_path / "work"
-    work.mkdir()
-    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200"}
-    env.pop("PYTHONPATH", None)
+    work, env = reader_shell(tmp_path)
     outputs: list[str] = []
     for kind, target, body in tutorial_steps():
         if kind == "file":

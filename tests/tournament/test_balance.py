@@ -12,9 +12,7 @@ from __future__ import annotations
 import csv
 import importlib
 import json
-import os
 import sqlite3
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from designer_plugins import designer_site
+from designer_plugins import run_with_site as deathangel
 from support import TEST_BOT_KEY
 
 from deathangel.tournament.balance import (
@@ -164,20 +163,6 @@ def test_the_card_report_refuses_what_it_cannot_read(run: Path, tmp_path: Path) 
 
 
 # -- the commands --------------------------------------------------------------------------------
-
-
-def deathangel(*args: str, site: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "250"}
-    return subprocess.run(
-        [sys.executable, "-m", "deathangel", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
 
 
 def test_balance_of_two_databases_prints_what_the_library_finds(

@@ -9,13 +9,11 @@ Only the check's wall time differs from run to run: it is compared as ``(… s;`
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-from plugin_kit import ROOT, fresh_venv
+from plugin_kit import ROOT, reader_shell
 
 DOC = ROOT / "docs" / "balance.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -51,27 +49,9 @@ def test_the_page_runs_balance_report_and_check() -> None:
         assert (ROOT / "docs" / "balance" / image).stat().st_size > 10_000
 
 
-def _script(path: Path, body: str) -> None:
-    path.write_text("#!/bin/sh\n" + body, encoding="utf-8")
-    path.chmod(0o755)
-
-
 def test_following_the_page_word_for_word_gives_its_figures(tmp_path: Path) -> None:
-    python = fresh_venv(tmp_path / "venv")
-    tools = tmp_path / "tools"
-    tools.mkdir()
-    _script(
-        tools / "pip",
-        f'if [ "$1" = install ]; then shift; set -- install --quiet --no-deps '
-        f'--no-build-isolation --no-index "$@"; fi\n'
-        f'exec "{sys.executable}" -m pip --python "{python}" "$@"\n',
-    )
-    _script(tools / "deathangel", f'exec "{python}" -m deathangel "$@"\n')
-    work = tmp_path / "work"
-    work.mkdir()
+    work, env = reader_shell(tmp_path)
     (work / "plugins").symlink_to(ROOT / "plugins")
-    env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200"}
-    env.pop("PYTHONPATH", None)
     page = normal(DOC.read_text(encoding="utf-8"))
     for line in commands():
         result = subprocess.run(
