@@ -98,7 +98,12 @@ def profile(group: str, budget: Budget | None = None, *, top: int = 15) -> Profi
     measure = GROUPS[group].measure
     budget = budget if budget is not None else Budget(seconds=1.0)
     measure(Budget(units=1))
-    profiler = cProfile.Profile()
+    # CPU time, not cProfile's default wall clock: on a shared machine the wall clock charges
+    # another program's time slices to whatever function was running when this one was
+    # preempted (measured: the group's own time.process_time calls, system calls where
+    # preemption lands, showed as 20-30% of a profile with two other programs on two
+    # cores). The CPU clock costs more per call, so the profiled run is slower.
+    profiler = cProfile.Profile(time.process_time)
     start = time.perf_counter()
     profiler.enable()
     measure(budget)
