@@ -1,0 +1,70 @@
+"""Fixed work for timing whole processes, an older engine against this one.
+
+    python work.py KIND N      KIND: games, games4, games6, clone, determinize, mcts
+
+Run it twice with only ``PYTHONPATH`` changed (a worktree of the older commit, then this
+one), e.g. with ``ab.sh`` beside it. The bench's positions and bot key come from this
+checkout's ``deathangel/analysis/bench.py``, loaded by its path, so both engines do exactly
+the same work even when the older one has an older bench.
+"""
+
+import hashlib
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+from deathangel.analysis.simulate import bots, play_game
+from deathangel.engine.forward import determinize
+from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.plugins.strategies import strategy_factory
+
+_BENCH = Path(__file__).resolve().parents[3] / "deathangel" / "analysis" / "bench.py"
+_spec = importlib.util.spec_from_file_location("todays_bench", _BENCH)
+assert _spec is not None and _spec.loader is not None
+b = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(b)
+
+kind, n = sys.argv[1], int(sys.argv[2])
+KEY = b.BENCH_BOT_KEY
+if kind.startswith("games"):
+    players = int(kind[5:] or 1)
+    factory = strategy_factory("random")
+    db = default_database()
+    outs = []
+    for seed in range(n):
+        r = play_game(GameConfig(players, seed=seed), bots(factory, players, seed, KEY), db=db)
+        outs.append(r.outcome)
+    print(kind, outs.count("victory"), len(outs))
+elif kind == "clone":
+    factory = strategy_factory("random")
+    db = default_database()
+    k = 0
+    seed = 0
+    while k < n:
+        players = 1 + seed % 6
+        game = Game(GameConfig(players, seed=seed), db=db)
+        seats = bots(factory, players, seed, KEY)
+        while game.decision is not None and k < n:
+            game.clone()
+            k += 1
+            game.push(seats[game.decision.seat - 1].choose(None, game.decision))
+        seed += 1
+    print("clones", k)
+elif kind == "determinize":
+    pool = b.observation_pool()
+    rng = random.Random(0)
+    for i in range(n):
+        determinize(pool[i % len(pool)], rng)
+    print("determinize", n, len(pool))
+elif kind == "mcts":
+    from deathangel.players.search.mcts import mcts
+    from deathangel.players.seeds import bot_seed
+
+    pool = [o for o in b.observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
+    picks = []
+    for i in range(n):
+        obs = pool[i % len(pool)]
+        p = mcts(bot_seed(KEY, i, obs.seat), 60)
+        picks.append(p.choose(obs, obs.decision))
+    print("mcts", n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
