@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption
-from deathangel.cli.options import BotKeyOption
+from deathangel.cli.options import BotKeyOption, MarkdownOption, ReportJsonOption
 from deathangel.cli.output import OutputConsole
 from deathangel.errors import DeathAngelError
 
@@ -95,10 +95,8 @@ def balance_cli(
         str | None,
         typer.Option("--entry", "-e", help="With two databases: the entry to compare."),
     ] = None,
-    markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print a Markdown table (for docs).")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    markdown: MarkdownOption = False,
+    as_json: ReportJsonOption = False,
     plots: Annotated[
         Path | None,
         typer.Option(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.cli.options import MarkdownOption, ReportJsonOption
 from deathangel.cli.output import OutputConsole, output_folder
 from deathangel.errors import DeathAngelError
 
@@ -108,10 +109,8 @@ def cards_report_cli(
         list[CardKind] | None,
         typer.Option("--kind", "-k", help="Kinds of card to show (repeatable; default all)."),
     ] = None,
-    markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print Markdown tables (for docs).")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    markdown: MarkdownOption = False,
+    as_json: ReportJsonOption = False,
     csv_dir: Annotated[
         Path | None,
         typer.Option(

@@ -1,5 +1,6 @@
 """The options several commands share: ``--bot-key`` and ``--isolate`` (where bots are
-seated), ``--workers`` and ``--dask`` (where games are played on a tournament's backends)."""
+seated), ``--workers`` and ``--dask`` (where games are played on a tournament's backends),
+``--json`` and ``--markdown`` of the commands that print a report."""
 
 from __future__ import annotations
 
@@ -37,4 +38,8 @@ DaskOption = Annotated[
         help="Play on a Dask cluster (scheduler address, or 'local' for a LocalCluster "
         "of --workers processes). Needs deathangel\\[cluster].",
     ),
+]
+ReportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+MarkdownOption = Annotated[
+    bool, typer.Option("--markdown", help="Print Markdown tables (for docs).")
 ]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.cli.options import MarkdownOption, ReportJsonOption
 from deathangel.cli.output import OutputConsole, output_folder
 from deathangel.errors import DeathAngelError
 
@@ -75,10 +76,8 @@ def print_tables(report: Report, console: Console) -> None:
 
 def report_cli(
     db: Annotated[Path, typer.Argument(help="A results database (deathangel tournament).")],
-    markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print Markdown tables (for docs).")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    markdown: MarkdownOption = False,
+    as_json: ReportJsonOption = False,
     csv_dir: Annotated[
         Path | None,
         typer.Option(
