@@ -59,7 +59,11 @@ def golden_games() -> list[Any]:
             config = GameConfig(players, seed=seed)
             out.append(_played(config, bots(random_bot, players, seed, KEY), log=seed == 0))
     found = strategies()
-    for spec, seats, seeds in (("rules", (1, 2, 4), range(3)), ("mcts:iterations=6", (1,), [5])):
+    for spec, seats, seeds in (
+        ("rules", (1, 2, 4), range(3)),
+        # horizon=1: the engine was pinned with mcts's old default; the default moved to 2
+        ("mcts:iterations=6,horizon=1", (1,), [5]),
+    ):
         for players in seats:
             for seed in seeds:
                 made = spec_bots([parse_spec(spec)] * players, seed, found, KEY)
