@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from deathangel.engine.abilities import is_door
 from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
-from deathangel.engine.defence import kill_chance, slays, swarm_strength
+from deathangel.engine.defence import SLAY_CHANCE, kill_chance, slays, swarm_strength
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
@@ -402,13 +402,20 @@ class Situation:
         """Brood Lords by side then row (checked once for the whole formation first, since
         most of the game has none)."""
         f = self.st.formation
-        is_lord = self.table.is_brood_lord
-        if not any(is_lord(c) for p in f for swarm in p.swarms for c in swarm):
+        # Brood Lords sit after the deck cards in the id space (CardTable.is_brood_lord): a
+        # swarm holds one when its highest id is past the deck, one max() per swarm instead
+        # of a generator step per card (measured: 5% of a search decision's rules time).
+        deck = self.table.deck_size
+        for p in f:
+            left, right = p.swarms
+            if (left and max(left) >= deck) or (right and max(right) >= deck):
+                break
+        else:
             zeros = [0] * (self.n + 1)
             return zeros, zeros
         return (
-            [sum(1 for c in p.swarms[LEFT] if is_lord(c)) for p in f] + [0],
-            [sum(1 for c in p.swarms[RIGHT] if is_lord(c)) for p in f] + [0],
+            [sum(1 for c in p.swarms[LEFT] if c >= deck) for p in f] + [0],
+            [sum(1 for c in p.swarms[RIGHT] if c >= deck) for p in f] + [0],
         )
 
     @lazy
@@ -742,10 +749,19 @@ class Situation:
         miss = self.miss_faces
         margin = self.margin
         out: tuple[list[float], list[float]] = ([], [])
+        slay = SLAY_CHANCE
         for side in (LEFT, RIGHT):
             chances = out[side]
             for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
-                chances.append(kill_chance(size, lord, margin, miss[r]) if size else 0.0)
+                if not size:
+                    chances.append(0.0)
+                elif miss[r]:
+                    chances.append(kill_chance(size, lord, margin, miss[r]))
+                else:
+                    # kill_chance's own table, read inline: no call per swarm (measured: a
+                    # tenth of this value's cost).
+                    top = size + lord + margin + 1
+                    chances.append(slay[top if 0 <= top <= 64 else (0 if top < 0 else 64)])
         return out
 
     @lazy
