@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
 from deathangel.players.base import View
 from deathangel.players.rules.expr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rules.features import Situation, Subject
+from deathangel.players.rules.features import Situation
 from deathangel.players.rules.file import RuleFile, read_rule_file, resolve, shipped_names
 from deathangel.players.rules.vocab import VOCABULARY
 
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
     from deathangel.engine.observation import Observation
 
-ScoreFunction = Callable[[Situation, Subject], float]
+ScoreFunction = Callable[[Situation, "Sequence[Option]"], list[float]]
+"""Scores every option of a decision, in their order (compiled from a rule file's rules)."""
 
 _GLOBALS: dict[str, Any] = {
     "__builtins__": {
@@ -67,22 +68,40 @@ class RuleSet:
         self.scorers: dict[str, ScoreFunction] = {}
         self.rule_counts: dict[str, int] = {}
         for kind, rules in source.rules.items():
-            lines = ["def score(c, o):", "    s = 0"]
+            hoisted: dict[str, str] = {}
+            compiler.hoist = lambda code, hoisted=hoisted: _hoist(hoisted, code)
+            body: list[str] = []
             for rule in rules:
                 try:
                     _, score = compiler.compile(rule.score, NUMBER)
                 except ExprError as exc:
                     raise rule.where_score.fail(exc.message, rule.score, exc.column) from None
                 if rule.condition is None:
-                    lines.append(f"    s += {score}")
+                    body.append(f"        s += {score}")
                     continue
                 try:
                     _, cond = compiler.compile(rule.condition, BOOL)
                 except ExprError as exc:
                     raise rule.where_if.fail(exc.message, rule.condition, exc.column) from None
-                lines.append(f"    if {cond}:")
-                lines.append(f"        s += {score}")
-            lines.append("    return s")
+                body.append(f"        if {cond}:")
+                body.append(f"            s += {score}")
+            compiler.hoist = None
+            # One function scores every option of a decision: a call per decision rather
+            # than per option, and the hoisted pieces (what reads the situation but not the
+            # option: the `panel` let, `location == ...`) start as `...` (not yet computed)
+            # and are computed at their first use, then read (measured: ...).
+            lines = ["def score(c, options):", "    subject = c.subject"]
+            if hoisted:
+                lines.append("    " + " = ".join(hoisted.values()) + " = ...")
+            lines += [
+                "    out = []",
+                "    for option in options:",
+                "        o = subject(option)",
+                "        s = 0",
+                *body,
+                "        out.append(s)",
+                "    return out",
+            ]
             # Safe to compile: every piece of this source comes from the templates of
             # rulefeatures.VOCABULARY and the operators of ruleexpr; text from the file only
             # ever enters as repr()-quoted literals.
@@ -121,9 +140,7 @@ class RuleSet:
         options = decision.options
         if scorer is None:
             return [0.0] * len(options)
-        c = Situation(view, decision)
-        subject = c.subject
-        return [scorer(c, subject(o)) for o in options]
+        return scorer(Situation(view, decision), options)
 
     def best(self, view: View, decision: Decision) -> list[int]:
         """Indices of the options with the highest score (ties in the engine's order)."""
@@ -147,6 +164,16 @@ class RuleSet:
         scores = self.scores(view, decision)
         pairs = list(zip(decision.options, scores, strict=True))
         return sorted(pairs, key=lambda p: -p[1])
+
+
+def _hoist(hoisted: dict[str, str], code: str) -> str:
+    """``code`` (a piece that reads the situation, not the option) as a local of the scoring
+    function, computed once per decision at its first use: the same code gives the same local.
+    ``...`` marks "not computed yet": no value a rule reads is ever ``...``."""
+    name = hoisted.get(code)
+    if name is None:
+        name = hoisted[code] = f"h{len(hoisted)}"
+    return f"({name} if {name} is not ... else ({name} := {code}))"
 
 
 _CACHE: dict[Path, tuple[tuple[int, int], RuleSet]] = {}
