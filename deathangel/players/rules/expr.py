@@ -301,10 +301,10 @@ class Compiler:
         self.vocabulary = vocabulary
         self.lets: dict[str, tuple[str, str]] = dict(lets or {})
         """Names defined by the rule file: name → (type, Python source)."""
-        self.hoist: Callable[[str], str] | None = None
-        """When set, every piece of code that reads the situation but not the option is
-        passed through it (see :meth:`node`): a rule set uses it to compute such pieces once
-        per decision instead of once per option."""
+        self.hoist: Callable[[str, bool], str] | None = None
+        """When set, every piece of code that reads the situation is passed through it, with
+        whether it also reads the option (see :meth:`node`): a rule set uses it to compute a
+        piece once per decision, or once per option, instead of at every mention."""
 
     def known(self) -> list[str]:
         return [*self.vocabulary, *self.lets]
@@ -320,8 +320,8 @@ class Compiler:
 
     def node(self, n: Node) -> tuple[str, str]:
         kind, code = self._node(n)
-        if self.hoist is not None and _READS_SITUATION(code) and not _READS_OPTION(code):
-            code = self.hoist(code)
+        if self.hoist is not None and _READS_SITUATION(code):
+            code = self.hoist(code, _READS_OPTION(code) is not None)
         return kind, code
 
     def _node(self, n: Node) -> tuple[str, str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,13 @@ from deathangel.errors import RuleFileError
 from deathangel.players.base import View
 from deathangel.players.rules.expr import BOOL, NUMBER, Compiler, ExprError, div
 from deathangel.players.rules.features import Situation
-from deathangel.players.rules.file import RuleFile, read_rule_file, resolve, shipped_names
+from deathangel.players.rules.file import (
+    RawRule,
+    RuleFile,
+    read_rule_file,
+    resolve,
+    shipped_names,
+)
 from deathangel.players.rules.vocab import VOCABULARY
 
 if TYPE_CHECKING:
@@ -68,23 +75,15 @@ class RuleSet:
         self.scorers: dict[str, ScoreFunction] = {}
         self.rule_counts: dict[str, int] = {}
         for kind, rules in source.rules.items():
+            # Twice: the first pass counts the pieces that read the option, the second
+            # shares those mentioned more than once (the card's kind, its values).
+            mentions: dict[str, int] = {}
+            compiler.hoist = partial(_count, mentions, {})
+            self._compile_rules(compiler, rules)
             hoisted: dict[str, str] = {}
-            compiler.hoist = lambda code, hoisted=hoisted: _hoist(hoisted, code)
-            body: list[str] = []
-            for rule in rules:
-                try:
-                    _, score = compiler.compile(rule.score, NUMBER)
-                except ExprError as exc:
-                    raise rule.where_score.fail(exc.message, rule.score, exc.column) from None
-                if rule.condition is None:
-                    body.append(f"        s += {score}")
-                    continue
-                try:
-                    _, cond = compiler.compile(rule.condition, BOOL)
-                except ExprError as exc:
-                    raise rule.where_if.fail(exc.message, rule.condition, exc.column) from None
-                body.append(f"        if {cond}:")
-                body.append(f"            s += {score}")
+            shared: dict[str, str] = {}
+            compiler.hoist = partial(_hoist, hoisted, shared, mentions)
+            body = self._compile_rules(compiler, rules)
             compiler.hoist = None
             # One function scores every option of a decision: a call per decision rather
             # than per option, and the hoisted pieces (what reads the situation but not the
@@ -98,6 +97,10 @@ class RuleSet:
                 "    for option in options:",
                 "        o = subject(option)",
                 "        s = 0",
+            ]
+            if shared:
+                lines.append("        " + " = ".join(shared.values()) + " = ...")
+            lines += [
                 *body,
                 "        out.append(s)",
                 "    return out",
@@ -109,6 +112,26 @@ class RuleSet:
             exec(compile("\n".join(lines), f"<rules {kind}>", "exec"), namespace)
             self.scorers[kind] = namespace["score"]
             self.rule_counts[kind] = len(rules)
+
+    @staticmethod
+    def _compile_rules(compiler: Compiler, rules: Sequence[RawRule]) -> list[str]:
+        """The body of a kind's scoring loop: each rule's test and score, in file order."""
+        body: list[str] = []
+        for rule in rules:
+            try:
+                _, score = compiler.compile(rule.score, NUMBER)
+            except ExprError as exc:
+                raise rule.where_score.fail(exc.message, rule.score, exc.column) from None
+            if rule.condition is None:
+                body.append(f"        s += {score}")
+                continue
+            try:
+                _, cond = compiler.compile(rule.condition, BOOL)
+            except ExprError as exc:
+                raise rule.where_if.fail(exc.message, rule.condition, exc.column) from None
+            body.append(f"        if {cond}:")
+            body.append(f"            s += {score}")
+        return body
 
     @classmethod
     def load(cls, path: str | Path = "default") -> RuleSet:
@@ -166,13 +189,38 @@ class RuleSet:
         return sorted(pairs, key=lambda p: -p[1])
 
 
-def _hoist(hoisted: dict[str, str], code: str) -> str:
-    """``code`` (a piece that reads the situation, not the option) as a local of the scoring
-    function, computed once per decision at its first use: the same code gives the same local.
-    ``...`` marks "not computed yet": no value a rule reads is ever ``...``."""
-    name = hoisted.get(code)
+def _count(mentions: dict[str, int], hoisted: dict[str, str], code: str, per_option: bool) -> str:
+    """The first pass: how often each piece that reads the option is mentioned, as the
+    second pass will write it (the pieces that read only the situation hoisted alike)."""
+    if per_option:
+        mentions[code] = mentions.get(code, 0) + 1
+        return code
+    return _hoist(hoisted, {}, mentions, code, False)
+
+
+def _hoist(
+    hoisted: dict[str, str],
+    shared: dict[str, str],
+    mentions: dict[str, int],
+    code: str,
+    per_option: bool,
+) -> str:
+    """``code`` as a local of the scoring function, computed at its first use and then read:
+    once per decision for a piece that reads only the situation (``h0``...), once per option
+    for one that reads the option and is mentioned more than once (``p0``...; a piece that
+    contains a shared one was counted before the sharing and is not shared itself). The same
+    code gives the same local. ``...`` marks "not computed yet": no value a rule reads is
+    ever ``...``. Exact: every value is computed by the same code, on the same unchanging
+    situation, at most once where it was computed at least once before."""
+    if per_option:
+        if mentions.get(code, 0) < 2 or len(code) < 20:  # a short piece is as cheap to redo
+            return code
+        names, prefix = shared, "p"
+    else:
+        names, prefix = hoisted, "h"
+    name = names.get(code)
     if name is None:
-        name = hoisted[code] = f"h{len(hoisted)}"
+        name = names[code] = f"{prefix}{len(names)}"
     return f"({name} if {name} is not ... else ({name} := {code}))"
 
 
