@@ -88,7 +88,8 @@ class RuleSet:
             # One function scores every option of a decision: a call per decision rather
             # than per option, and the hoisted pieces (what reads the situation but not the
             # option: the `panel` let, `location == ...`) start as `...` (not yet computed)
-            # and are computed at their first use, then read (measured: ...).
+            # and are computed at their first use, then read (measured only together with the
+            # other changes of that step: docs/performance.md, the rules policy in the search).
             lines = ["def score(c, options):", "    subject = c.subject"]
             if hoisted:
                 lines.append("    " + " = ".join(hoisted.values()) + " = ...")
