@@ -29,6 +29,11 @@ _FACES_UP_TO = tuple(sum(1 for f in DIE_FACES if f <= top) for top in range(-1, 
 """How many die faces are at most ``top``, at index ``top + 1`` (from -1 up): the common
 case of :func:`kill_chance`, a table lookup instead of a loop over the faces."""
 
+SLAY_CHANCE = tuple(n / FACE_COUNT for n in _FACES_UP_TO)
+""":func:`kill_chance` with no miss faces, at index ``highest_slaying_face + 1`` clamped to
+``0..64``: the same divisions done once, for the bots that judge every swarm at every decision
+(the rule set's kill chances read it inline, without a call per swarm)."""
+
 
 def swarm_strength(table: CardTable, cards: Sequence[int]) -> tuple[int, int]:
     """``(size, lords)`` of a swarm as its attack counts them: every card, an enemy card by
@@ -58,5 +63,5 @@ def kill_chance(size: int, lords: int, margin: int, miss: Collection[int] = _NON
         return 0.0
     top = highest_slaying_face(size, lords, margin)
     if not miss:
-        return _FACES_UP_TO[max(-1, min(top, 63)) + 1] / FACE_COUNT
+        return SLAY_CHANCE[max(-1, min(top, 63)) + 1]
     return sum(1 for f in DIE_FACES if f <= top and f not in miss) / FACE_COUNT

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from attrs import frozen
 
@@ -280,6 +280,13 @@ def parse(source: str) -> Node:
 # -- types and code ----------------------------------------------------------------------------
 
 
+# Whether a piece of code reads the situation ``c`` or the option's subject ``o``: the only
+# names the vocabulary's snippets read them by. A text literal holding the word "o" counts as
+# reading the option, which only keeps a piece from being hoisted (never wrong).
+_READS_SITUATION = re.compile(r"\bc\b").search
+_READS_OPTION = re.compile(r"\bo\b").search
+
+
 def _close(name: str, known: Sequence[str]) -> str:
     matches = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     if not matches:
@@ -294,6 +301,10 @@ class Compiler:
         self.vocabulary = vocabulary
         self.lets: dict[str, tuple[str, str]] = dict(lets or {})
         """Names defined by the rule file: name → (type, Python source)."""
+        self.hoist: Callable[[str, bool], str] | None = None
+        """When set, every piece of code that reads the situation is passed through it, with
+        whether it also reads the option (see :meth:`node`): a rule set uses it to compute a
+        piece once per decision, or once per option, instead of at every mention."""
 
     def known(self) -> list[str]:
         return [*self.vocabulary, *self.lets]
@@ -308,6 +319,12 @@ class Compiler:
         return kind, code
 
     def node(self, n: Node) -> tuple[str, str]:
+        kind, code = self._node(n)
+        if self.hoist is not None and _READS_SITUATION(code):
+            code = self.hoist(code, _READS_OPTION(code) is not None)
+        return kind, code
+
+    def _node(self, n: Node) -> tuple[str, str]:
         op = n.op
         if op == "num":
             return NUMBER, repr(n.value)

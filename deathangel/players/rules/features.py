@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from deathangel.engine.abilities import is_door
 from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
-from deathangel.engine.defence import kill_chance, slays, swarm_strength
+from deathangel.engine.defence import SLAY_CHANCE, kill_chance, slays, swarm_strength
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
 
@@ -114,6 +114,8 @@ class Subject:
         self.verb = verb
 
 
+_new_subject = object.__new__
+
 _ROLLED = re.compile(r"rolled (\d+)$")
 _SCOUTED_PROMPT = re.compile(r"the top Event card is (.+)$")
 
@@ -146,7 +148,10 @@ class Situation:
     def subject(self, option: Option) -> Subject:
         verb = option.verb
         a = option.args
-        o = Subject(verb)
+        # Made without calling __init__ (one frame less per option: the engine's own trick
+        # for its copies), the verb set here as __init__ would.
+        o = _new_subject(Subject)
+        o.verb = verb
         row_of = self.row_of
         if verb in ("marine", "flip", "charge"):
             o.name = str(a[0])
@@ -402,13 +407,20 @@ class Situation:
         """Brood Lords by side then row (checked once for the whole formation first, since
         most of the game has none)."""
         f = self.st.formation
-        is_lord = self.table.is_brood_lord
-        if not any(is_lord(c) for p in f for swarm in p.swarms for c in swarm):
+        # Brood Lords sit after the deck cards in the id space (CardTable.is_brood_lord): a
+        # swarm holds one when its highest id is past the deck, one max() per swarm instead
+        # of a generator step per card (measured: 5% of a search decision's rules time).
+        deck = self.table.deck_size
+        for p in f:
+            left, right = p.swarms
+            if (left and max(left) >= deck) or (right and max(right) >= deck):
+                break
+        else:
             zeros = [0] * (self.n + 1)
             return zeros, zeros
         return (
-            [sum(1 for c in p.swarms[LEFT] if is_lord(c)) for p in f] + [0],
-            [sum(1 for c in p.swarms[RIGHT] if is_lord(c)) for p in f] + [0],
+            [sum(1 for c in p.swarms[LEFT] if c >= deck) for p in f] + [0],
+            [sum(1 for c in p.swarms[RIGHT] if c >= deck) for p in f] + [0],
         )
 
     @lazy
@@ -506,17 +518,22 @@ class Situation:
     def _terrain_at(self, row: int, side: int) -> list[str]:
         return [t.name for t in self.st.formation[row].terrain[side]]
 
+    # Most rows hold no terrain: the shared empty set for them rather than a new one.
+
     @lazy
     def front_terrain(self) -> list[frozenset[str]]:
         return [
-            frozenset(self._terrain_at(r, p.marine.facing)) for r, p in enumerate(self.st.formation)
+            frozenset([t.name for t in side]) if (side := p.terrain[p.marine.facing]) else _EMPTY
+            for p in self.st.formation
         ] + [_EMPTY]
 
     @lazy
     def behind_terrain(self) -> list[frozenset[str]]:
         return [
-            frozenset(self._terrain_at(r, 1 - p.marine.facing))
-            for r, p in enumerate(self.st.formation)
+            frozenset([t.name for t in side])
+            if (side := p.terrain[1 - p.marine.facing])
+            else _EMPTY
+            for p in self.st.formation
         ] + [_EMPTY]
 
     def _colors(self, names: frozenset[str]) -> frozenset[str]:
@@ -560,12 +577,21 @@ class Situation:
             pool = [next(i for i, e in enumerate(events) if e.name == self.scouted)]
         else:
             pool = self.event_pool
-        out: dict[tuple[str, str], float] = {}
+        # The same pools recur all game long, as for _weights: one sum per pool, not per
+        # decision (measured: 5% of a search decision's rules time before).
+        cache_key = (id(self.table), frozenset(pool))
+        out = _MOVES.get(cache_key)
+        if out is not None:
+            return out
+        out = {}
         for e in pool:
             move = events[e].move
             if move is not None:
                 key = (move.kind, move.icon)
                 out[key] = out.get(key, 0.0) + 1 / len(pool)
+        if len(_MOVES) > 4096:
+            _MOVES.clear()
+        _MOVES[cache_key] = out
         return out
 
     def swarm_flank(self, o: Subject) -> float:
@@ -657,13 +683,18 @@ class Situation:
             for t in side
         )
 
+    # A row without terrain spawns nothing: spawn_at's own empty sum (the int 0) without
+    # the call (measured: 44,000 calls in 20 search decisions, most of them on empty rows).
+
     @lazy
     def front_spawn(self) -> list[float]:
-        return [self.spawn_at(t) for t in self.front_terrain]
+        spawn_at = self.spawn_at
+        return [spawn_at(t) if t else 0 for t in self.front_terrain]
 
     @lazy
     def behind_spawn(self) -> list[float]:
-        return [self.spawn_at(t) for t in self.behind_terrain]
+        spawn_at = self.spawn_at
+        return [spawn_at(t) if t else 0 for t in self.behind_terrain]
 
     # -- danger ------------------------------------------------------------------------------------
 
@@ -741,11 +772,25 @@ class Situation:
         lords = self.lords
         miss = self.miss_faces
         margin = self.margin
-        out: tuple[list[float], list[float]] = ([], [])
+        n = self.n
+        slay = SLAY_CHANCE
+        out: tuple[list[float], list[float]] = ([0.0] * (n + 1), [0.0] * (n + 1))
+        # Only the rows with a swarm are filled in (an empty swarm never attacks), and
+        # kill_chance's own table is read inline, without a call per swarm (measured
+        # together: this value's cost halved).
         for side in (LEFT, RIGHT):
             chances = out[side]
-            for r, (size, lord) in enumerate(zip(sizes[side], lords[side], strict=True)):
-                chances.append(kill_chance(size, lord, margin, miss[r]) if size else 0.0)
+            side_sizes = sizes[side]
+            side_lords = lords[side]
+            for r in range(n):
+                size = side_sizes[r]
+                if not size:
+                    continue
+                if miss[r]:
+                    chances[r] = kill_chance(size, side_lords[r], margin, miss[r])
+                else:
+                    top = size + side_lords[r] + margin + 1
+                    chances[r] = slay[top if 0 <= top <= 64 else (0 if top < 0 else 64)]
         return out
 
     @lazy
@@ -753,31 +798,30 @@ class Situation:
         """(death, token_gain, flip_gain) by row, from :attr:`side_chance`."""
         chance = self.side_chance
         stance = self.stance
-        death: list[float] = []
-        token: list[float] = []
-        flip: list[float] = []
+        n = self.n
+        # Rows out of every swarm's reach keep their 0.0 (most rows, most of the time).
+        death = [0.0] * (n + 1)
+        token = [0.0] * (n + 1)
+        flip = [0.0] * (n + 1)
         for r, p in enumerate(self.st.formation):
             m = p.marine
             pf = chance[m.facing][r]
             pb = chance[1 - m.facing][r]
             if not pf and not pb:
-                death.append(0.0)
-                token.append(0.0)
-                flip.append(0.0)
                 continue
             t = m.tokens
             if stance and m.team in stance:
                 d = 1 - survive_front(pf, t, True) * (1 - pb)
-                token.append(d - (1 - survive_front(pf, t + 1, True) * (1 - pb)))
-                flip.append(d - (1 - survive_front(pb, t, True) * (1 - pf)))
+                token[r] = d - (1 - survive_front(pf, t + 1, True) * (1 - pb))
+                flip[r] = d - (1 - survive_front(pb, t, True) * (1 - pf))
             else:
                 # Rerolls while the roll loses: a loss needs every roll to lose (§6.4).
                 lf = pf ** (t + 1)
                 d = 1 - (1 - lf) * (1 - pb)
-                token.append((lf - lf * pf) * (1 - pb))
-                flip.append(d - (1 - (1 - pb ** (t + 1)) * (1 - pf)))
-            death.append(d)
-        return [*death, 0.0], [*token, 0.0], [*flip, 0.0]
+                token[r] = (lf - lf * pf) * (1 - pb)
+                flip[r] = d - (1 - (1 - pb ** (t + 1)) * (1 - pf))
+            death[r] = d
+        return death, token, flip
 
     @lazy
     def death(self) -> list[float]:
@@ -1151,6 +1195,7 @@ class Situation:
 
 _CARD_NAMES: dict[int, frozenset[str]] = {}
 _WEIGHTS: dict[tuple[int, int, int, frozenset[int]], dict[str, float]] = {}
+_MOVES: dict[tuple[int, frozenset[int]], dict[tuple[str, str], float]] = {}
 
 
 def _card_names(table: CardTable) -> frozenset[str]:

@@ -19,22 +19,30 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deathangel.errors import RuleFileError
 from deathangel.players.base import View
 from deathangel.players.rules.expr import BOOL, NUMBER, Compiler, ExprError, div
-from deathangel.players.rules.features import Situation, Subject
-from deathangel.players.rules.file import RuleFile, read_rule_file, resolve, shipped_names
+from deathangel.players.rules.features import Situation
+from deathangel.players.rules.file import (
+    RawRule,
+    RuleFile,
+    read_rule_file,
+    resolve,
+    shipped_names,
+)
 from deathangel.players.rules.vocab import VOCABULARY
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
     from deathangel.engine.observation import Observation
 
-ScoreFunction = Callable[[Situation, Subject], float]
+ScoreFunction = Callable[[Situation, "Sequence[Option]"], list[float]]
+"""Scores every option of a decision, in their order (compiled from a rule file's rules)."""
 
 _GLOBALS: dict[str, Any] = {
     "__builtins__": {
@@ -67,22 +75,37 @@ class RuleSet:
         self.scorers: dict[str, ScoreFunction] = {}
         self.rule_counts: dict[str, int] = {}
         for kind, rules in source.rules.items():
-            lines = ["def score(c, o):", "    s = 0"]
-            for rule in rules:
-                try:
-                    _, score = compiler.compile(rule.score, NUMBER)
-                except ExprError as exc:
-                    raise rule.where_score.fail(exc.message, rule.score, exc.column) from None
-                if rule.condition is None:
-                    lines.append(f"    s += {score}")
-                    continue
-                try:
-                    _, cond = compiler.compile(rule.condition, BOOL)
-                except ExprError as exc:
-                    raise rule.where_if.fail(exc.message, rule.condition, exc.column) from None
-                lines.append(f"    if {cond}:")
-                lines.append(f"        s += {score}")
-            lines.append("    return s")
+            # Twice: the first pass counts the pieces that read the option, the second
+            # shares those mentioned more than once (the card's kind, its values).
+            mentions: dict[str, int] = {}
+            compiler.hoist = partial(_count, mentions, {})
+            self._compile_rules(compiler, rules)
+            hoisted: dict[str, str] = {}
+            shared: dict[str, str] = {}
+            compiler.hoist = partial(_hoist, hoisted, shared, mentions)
+            body = self._compile_rules(compiler, rules)
+            compiler.hoist = None
+            # One function scores every option of a decision: a call per decision rather
+            # than per option, and the hoisted pieces (what reads the situation but not the
+            # option: the `panel` let, `location == ...`) start as `...` (not yet computed)
+            # and are computed at their first use, then read (measured only together with the
+            # other changes of that step: docs/performance.md, the rules policy in the search).
+            lines = ["def score(c, options):", "    subject = c.subject"]
+            if hoisted:
+                lines.append("    " + " = ".join(hoisted.values()) + " = ...")
+            lines += [
+                "    out = []",
+                "    for option in options:",
+                "        o = subject(option)",
+                "        s = 0",
+            ]
+            if shared:
+                lines.append("        " + " = ".join(shared.values()) + " = ...")
+            lines += [
+                *body,
+                "        out.append(s)",
+                "    return out",
+            ]
             # Safe to compile: every piece of this source comes from the templates of
             # rulefeatures.VOCABULARY and the operators of ruleexpr; text from the file only
             # ever enters as repr()-quoted literals.
@@ -90,6 +113,26 @@ class RuleSet:
             exec(compile("\n".join(lines), f"<rules {kind}>", "exec"), namespace)
             self.scorers[kind] = namespace["score"]
             self.rule_counts[kind] = len(rules)
+
+    @staticmethod
+    def _compile_rules(compiler: Compiler, rules: Sequence[RawRule]) -> list[str]:
+        """The body of a kind's scoring loop: each rule's test and score, in file order."""
+        body: list[str] = []
+        for rule in rules:
+            try:
+                _, score = compiler.compile(rule.score, NUMBER)
+            except ExprError as exc:
+                raise rule.where_score.fail(exc.message, rule.score, exc.column) from None
+            if rule.condition is None:
+                body.append(f"        s += {score}")
+                continue
+            try:
+                _, cond = compiler.compile(rule.condition, BOOL)
+            except ExprError as exc:
+                raise rule.where_if.fail(exc.message, rule.condition, exc.column) from None
+            body.append(f"        if {cond}:")
+            body.append(f"            s += {score}")
+        return body
 
     @classmethod
     def load(cls, path: str | Path = "default") -> RuleSet:
@@ -121,9 +164,7 @@ class RuleSet:
         options = decision.options
         if scorer is None:
             return [0.0] * len(options)
-        c = Situation(view, decision)
-        subject = c.subject
-        return [scorer(c, subject(o)) for o in options]
+        return scorer(Situation(view, decision), options)
 
     def best(self, view: View, decision: Decision) -> list[int]:
         """Indices of the options with the highest score (ties in the engine's order)."""
@@ -147,6 +188,41 @@ class RuleSet:
         scores = self.scores(view, decision)
         pairs = list(zip(decision.options, scores, strict=True))
         return sorted(pairs, key=lambda p: -p[1])
+
+
+def _count(mentions: dict[str, int], hoisted: dict[str, str], code: str, per_option: bool) -> str:
+    """The first pass: how often each piece that reads the option is mentioned, as the
+    second pass will write it (the pieces that read only the situation hoisted alike)."""
+    if per_option:
+        mentions[code] = mentions.get(code, 0) + 1
+        return code
+    return _hoist(hoisted, {}, mentions, code, False)
+
+
+def _hoist(
+    hoisted: dict[str, str],
+    shared: dict[str, str],
+    mentions: dict[str, int],
+    code: str,
+    per_option: bool,
+) -> str:
+    """``code`` as a local of the scoring function, computed at its first use and then read:
+    once per decision for a piece that reads only the situation (``h0``...), once per option
+    for one that reads the option and is mentioned more than once (``p0``...; a piece that
+    contains a shared one was counted before the sharing and is not shared itself). The same
+    code gives the same local. ``...`` marks "not computed yet": no value a rule reads is
+    ever ``...``. Exact: every value is computed by the same code, on the same unchanging
+    situation, at most once where it was computed at least once before."""
+    if per_option:
+        if mentions.get(code, 0) < 2 or len(code) < 20:  # a short piece is as cheap to redo
+            return code
+        names, prefix = shared, "p"
+    else:
+        names, prefix = hoisted, "h"
+    name = names.get(code)
+    if name is None:
+        name = names[code] = f"{prefix}{len(names)}"
+    return f"({name} if {name} is not ... else ({name} := {code}))"
 
 
 _CACHE: dict[Path, tuple[tuple[int, int], RuleSet]] = {}

@@ -1,6 +1,6 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
-    python work.py KIND N      KIND: games, games4, games6, clone, determinize, mcts
+    python work.py KIND N      KIND: games, games4, games6, clone, determinize, mcts, rules
 
 Run it twice with only ``PYTHONPATH`` changed (a worktree of the older commit, then this
 one), e.g. with ``ab.sh`` beside it. The bench's positions and bot key come from this
@@ -34,6 +34,14 @@ if kind.startswith("games"):
     outs = []
     for seed in range(n):
         r = play_game(GameConfig(players, seed=seed), bots(factory, players, seed, KEY), db=db)
+        outs.append(r.outcome)
+    print(kind, outs.count("victory"), len(outs))
+elif kind == "rules":
+    factory = strategy_factory("rules")
+    db = default_database()
+    outs = []
+    for seed in range(n):
+        r = play_game(GameConfig(1, seed=seed), bots(factory, 1, seed, KEY), db=db)
         outs.append(r.outcome)
     print(kind, outs.count("victory"), len(outs))
 elif kind == "clone":
