@@ -9,7 +9,6 @@ tournaments already played. A thin command over :mod:`deathangel.tournament.bala
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,7 +16,7 @@ import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption
 from deathangel.cli.options import BotKeyOption, MarkdownOption, ReportJsonOption
-from deathangel.cli.output import OutputConsole
+from deathangel.cli.output import print_report, write_files
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -174,16 +173,13 @@ def balance_cli(
     if plots is not None:
         from deathangel.tournament.plots import write_balance_plot
 
-        try:
-            written = write_balance_plot(balance, plots)
-        except OSError as exc:
-            raise DeathAngelError(f"--plots {plots}: cannot write: {exc.strerror or exc}") from None
-    if as_json:
-        typer.echo(to_json(balance))
-    elif markdown:
-        typer.echo(to_markdown(balance), nl=False)
-    else:
-        width = shutil.get_terminal_size((200, 24)).columns
-        print_table(balance, OutputConsole(highlight=False, emoji=False, width=width))
-    for path in written:
-        typer.echo(f"wrote {path}", err=as_json or markdown)
+        written += write_files("--plots", plots, lambda: write_balance_plot(balance, plots))
+    print_report(
+        as_json=as_json,
+        markdown=markdown,
+        json_text=lambda: to_json(balance),
+        markdown_text=lambda: to_markdown(balance),
+        tables=lambda console: print_table(balance, console),
+        width=200,
+        written=written,
+    )

@@ -7,7 +7,6 @@ A thin command over :mod:`deathangel.tournament.cardreport` (and
 
 from __future__ import annotations
 
-import shutil
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from deathangel.cli.options import MarkdownOption, ReportJsonOption
-from deathangel.cli.output import OutputConsole, output_folder
+from deathangel.cli.output import output_folder, print_report, write_files
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -167,22 +166,16 @@ def cards_report_cli(
         except sqlite3.DatabaseError as exc:
             raise ResultsError(f"{db}: cannot be read: {exc}") from None
     written: list[Path] = []
-    try:
-        if csv_dir is not None:
-            written += write_csv(report, csv_dir)
-    except OSError as exc:
-        raise DeathAngelError(f"--csv {csv_dir}: cannot write: {exc.strerror or exc}") from None
+    if csv_dir is not None:
+        written += write_files("--csv", csv_dir, lambda: write_csv(report, csv_dir))
     if plots is not None:
-        try:
-            written += write_card_plots(report, plots)
-        except OSError as exc:
-            raise DeathAngelError(f"--plots {plots}: cannot write: {exc.strerror or exc}") from None
-    if as_json:
-        typer.echo(to_json(report))
-    elif markdown:
-        typer.echo(to_markdown(report, kinds), nl=False)
-    else:
-        width = shutil.get_terminal_size((180, 24)).columns
-        print_tables(report, OutputConsole(highlight=False, emoji=False, width=width), kinds)
-    for path in written:
-        typer.echo(f"wrote {path}", err=as_json or markdown)
+        written += write_files("--plots", plots, lambda: write_card_plots(report, plots))
+    print_report(
+        as_json=as_json,
+        markdown=markdown,
+        json_text=lambda: to_json(report),
+        markdown_text=lambda: to_markdown(report, kinds),
+        tables=lambda console: print_tables(report, console, kinds),
+        width=180,
+        written=written,
+    )

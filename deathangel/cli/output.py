@@ -15,6 +15,7 @@ gone must be an exception the runner handles, never a silent death.
 from __future__ import annotations
 
 import functools
+import shutil
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -67,3 +68,36 @@ class OutputConsole(Console):
     def on_broken_pipe(self) -> None:
         self.quiet = True
         raise BrokenPipeError
+
+
+def write_files(option: str, folder: Path, write: Callable[[], list[Path]]) -> list[Path]:
+    """The files ``write`` makes for ``--csv DIR`` or ``--plots DIR``; a write that fails is
+    one line naming the option and the folder."""
+    try:
+        return write()
+    except OSError as exc:
+        raise DeathAngelError(f"{option} {folder}: cannot write: {exc.strerror or exc}") from None
+
+
+def print_report(
+    *,
+    as_json: bool,
+    markdown: bool,
+    json_text: Callable[[], str],
+    markdown_text: Callable[[], str],
+    tables: Callable[[Console], None],
+    width: int,
+    written: list[Path],
+) -> None:
+    """How a report command ends: JSON, Markdown or rich tables on standard output, then the
+    files it wrote (on standard error when the output is JSON or Markdown, so that stays
+    clean to parse). Piped tables get ``width`` columns instead of rich's 80."""
+    if as_json:
+        typer.echo(json_text())
+    elif markdown:
+        typer.echo(markdown_text(), nl=False)
+    else:
+        columns = shutil.get_terminal_size((width, 24)).columns
+        tables(OutputConsole(highlight=False, emoji=False, width=columns))
+    for path in written:
+        typer.echo(f"wrote {path}", err=as_json or markdown)

@@ -7,14 +7,13 @@ for ``--plots``, which needs the ``plots`` extra).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from deathangel.cli.options import MarkdownOption, ReportJsonOption
-from deathangel.cli.output import OutputConsole, output_folder
+from deathangel.cli.output import output_folder, print_report, write_files
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -126,17 +125,13 @@ def report_cli(
         except OSError as exc:
             raise DeathAngelError(f"--csv {csv_dir}: cannot write: {exc.strerror or exc}") from None
     if plots is not None:
-        try:
-            written += write_plots(report, plots)
-        except OSError as exc:
-            raise DeathAngelError(f"--plots {plots}: cannot write: {exc.strerror or exc}") from None
-    if as_json:
-        typer.echo(to_json(report))
-    elif markdown:
-        typer.echo(to_markdown(report), nl=False)
-    else:
-        # Piped output gets room for the widest table instead of rich's 80 columns.
-        width = shutil.get_terminal_size((150, 24)).columns
-        print_tables(report, OutputConsole(highlight=False, emoji=False, width=width))
-    for path in written:
-        typer.echo(f"wrote {path}", err=as_json or markdown)
+        written += write_files("--plots", plots, lambda: write_plots(report, plots))
+    print_report(
+        as_json=as_json,
+        markdown=markdown,
+        json_text=lambda: to_json(report),
+        markdown_text=lambda: to_markdown(report),
+        tables=lambda console: print_tables(report, console),
+        width=150,
+        written=written,
+    )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -54,15 +55,23 @@ def pyplot() -> Any:
 
 def write_plots(report: Report, folder: Path) -> list[Path]:
     """Draw every plot into ``folder`` (made if missing); the files written."""
+    return _draw_all(
+        report,
+        folder,
+        (("win_rates.png", win_rates), ("locations.png", locations), ("causes.png", causes)),
+    )
+
+
+def _draw_all(
+    subject: Any, folder: Path, drawings: tuple[tuple[str, Callable[[Any, Any], Figure]], ...]
+) -> list[Path]:
+    """Each drawing of ``subject`` saved as its file in ``folder`` (made if missing), every
+    figure closed after saving (pyplot keeps them otherwise); the files written."""
     plt = pyplot()
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, draw in (
-        ("win_rates.png", win_rates),
-        ("locations.png", locations),
-        ("causes.png", causes),
-    ):
-        fig = draw(report, plt)
+    for name, draw in drawings:
+        fig = draw(subject, plt)
         path = folder / name
         fig.savefig(path, dpi=DPI)
         plt.close(fig)
@@ -176,16 +185,7 @@ def _percent_formatter() -> Any:
 def write_card_plots(report: CardReport, folder: Path) -> list[Path]:
     """``forest.png`` (each card's difference in win rate, with its interval) and
     ``survival.png`` (marines standing by round and by location) in ``folder``."""
-    plt = pyplot()
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, draw in (("forest.png", forest), ("survival.png", survival)):
-        fig = draw(report, plt)
-        path = folder / name
-        fig.savefig(path, dpi=DPI)
-        plt.close(fig)
-        written.append(path)
-    return written
+    return _draw_all(report, folder, (("forest.png", forest), ("survival.png", survival)))
 
 
 def forest(report: CardReport, plt: Any) -> Figure:
@@ -268,13 +268,7 @@ def survival(report: CardReport, plt: Any) -> Figure:
 def write_balance_plot(balance: Balance, folder: Path) -> list[Path]:
     """``balance.png`` in ``folder``: win rates and locations reached with and without, per
     player count, with their intervals."""
-    plt = pyplot()
-    folder.mkdir(parents=True, exist_ok=True)
-    fig = balance_figure(balance, plt)
-    path = folder / "balance.png"
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
-    return [path]
+    return _draw_all(balance, folder, (("balance.png", balance_figure),))
 
 
 def balance_figure(balance: Balance, plt: Any) -> Figure:
