@@ -198,7 +198,7 @@ def test_unknown_strategy_lists_the_known_ones() -> None:
 
 def test_strategies_come_from_the_plugin_hook() -> None:
     pm = plugin_manager(extra=[CheaterPlugin()])
-    assert set(strategy_factories(pm)) == {"random", "rules", "mcts", "cheater"}
+    assert set(strategy_factories(pm)) == {"random", "rules", "mcts", "mcts-strong", "cheater"}
     assert strategy_factory("random", pm) is RandomPlayer
     with pytest.raises(IllegalChoiceError, match="strategy 'cheater'"):
         simulate(1, 3, 0, strategy="cheater", pm=pm)
@@ -342,7 +342,7 @@ def test_simulate_command_prints_a_readable_summary() -> None:
         (("--games", "0"), "error: --games must be at least 1, not 0"),
         (
             ("--strategy", "nope"),
-            "error: unknown strategy 'nope'; known strategies: random, rules, mcts",
+            "error: unknown strategy 'nope'; known strategies: random, rules, mcts, mcts-strong",
         ),
     ],
 )
