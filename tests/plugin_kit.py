@@ -197,3 +197,20 @@ def reader_shell(folder: Path) -> tuple[Path, dict[str, str]]:
     env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200"}
     env.pop("PYTHONPATH", None)
     return work, env
+
+
+def run_as_reader(line: str, work: Path, env: dict[str, str], timeout: float) -> Any:
+    """One command line of a doc, run by ``sh`` in :func:`reader_shell`'s folder; the
+    completed process (``check=False``: the caller says what a failure means)."""
+    import subprocess
+
+    return subprocess.run(
+        ["sh", "-c", line],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )

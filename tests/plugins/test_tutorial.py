@@ -10,12 +10,11 @@ must succeed; the game it plays must end.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from plugin_kit import ROOT, reader_shell
+from plugin_kit import ROOT, reader_shell, run_as_reader
 
 DOC = ROOT / "docs" / "plugins.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -63,16 +62,7 @@ def test_following_the_tutorial_word_for_word_plays_a_game(tmp_path: Path) -> No
         for line in body.splitlines():
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            result = subprocess.run(
-                ["sh", "-c", line],
-                cwd=work,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-                stdin=subprocess.DEVNULL,
-                check=False,
-            )
+            result = run_as_reader(line, work, env, timeout=300)
             assert result.returncode == 0, f"{line!r} failed:\n{result.stdout}\n{result.stderr}"
             outputs.append(result.stdout)
     joined = "\n".join(outputs)

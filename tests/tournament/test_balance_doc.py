@@ -10,10 +10,9 @@ Only the check's wall time differs from run to run: it is compared as ``(… s;`
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
-from plugin_kit import ROOT, reader_shell
+from plugin_kit import ROOT, reader_shell, run_as_reader
 
 DOC = ROOT / "docs" / "balance.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -54,16 +53,7 @@ def test_following_the_page_word_for_word_gives_its_figures(tmp_path: Path) -> N
     (work / "plugins").symlink_to(ROOT / "plugins")
     page = normal(DOC.read_text(encoding="utf-8"))
     for line in commands():
-        result = subprocess.run(
-            ["sh", "-c", line],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        result = run_as_reader(line, work, env, timeout=600)
         assert result.returncode == 0, f"{line!r} failed:\n{result.stdout}\n{result.stderr}"
         printed = normal(result.stdout.strip())
         missing = [text for text in printed.splitlines() if text not in page]
