@@ -307,6 +307,10 @@ class ActionTable:
 
 
 _TABLES: dict[int, tuple[CardDatabase, ActionTable]] = {}
+"""Action tables by the ``id`` of their database (compared by value, too slow to hash); an
+entry holds its database, so that ``id`` cannot be reused while the entry lives."""
+_KEPT = 16
+"""Databases whose action tables are kept."""
 
 
 def action_table(table: CardTable | CardDatabase) -> ActionTable:
@@ -316,5 +320,8 @@ def action_table(table: CardTable | CardDatabase) -> ActionTable:
     entry = _TABLES.get(id(db))
     if entry is None or entry[0] is not db:
         cards = table if isinstance(table, CardTable) else CardTable(db)
+        if len(_TABLES) >= _KEPT:
+            # Forget the oldest: a long run that builds databases in turn keeps only a few.
+            del _TABLES[next(iter(_TABLES))]
         entry = _TABLES[id(db)] = (db, ActionTable(cards))
     return entry[1]

@@ -579,7 +579,7 @@ class Situation:
             pool = self.event_pool
         # The same pools recur all game long, as for _weights: one sum per pool, not per
         # decision (measured: 5% of a search decision's rules time before).
-        cache_key = (id(self.table), frozenset(pool))
+        cache_key = (self.table, frozenset(pool))
         out = _MOVES.get(cache_key)
         if out is not None:
             return out
@@ -631,7 +631,7 @@ class Situation:
         fifth of a decision's time before)."""
         setup = self.st.setup_location
         major, minor = (setup.major_spawn, setup.minor_spawn) if setup else (1, 1)
-        key = (id(self.table), major, minor, frozenset(pool))
+        key = (self.table, major, minor, frozenset(pool))
         found = _WEIGHTS.get(key)
         if found is not None:
             return found
@@ -1193,14 +1193,18 @@ class Situation:
         return self.st.last_resolved.get(team, "")
 
 
-_CARD_NAMES: dict[int, frozenset[str]] = {}
-_WEIGHTS: dict[tuple[int, int, int, frozenset[int]], dict[str, float]] = {}
-_MOVES: dict[tuple[int, frozenset[int]], dict[tuple[str, str], float]] = {}
+# Caches across decisions, keyed by the table *object* (hashed and compared by identity): an
+# entry holds its table, so a table's address cannot be reused by another while its entries
+# live (keying by ``id(table)`` could hand a new table a freed one's figures), and each cache
+# is emptied past a bound, which frees the tables it held.
+_CARD_NAMES: dict[CardTable, frozenset[str]] = {}
+_WEIGHTS: dict[tuple[CardTable, int, int, frozenset[int]], dict[str, float]] = {}
+_MOVES: dict[tuple[CardTable, frozenset[int]], dict[tuple[str, str], float]] = {}
 
 
 def _card_names(table: CardTable) -> frozenset[str]:
     """Every card name a prompt may start with (built once per table)."""
-    names = _CARD_NAMES.get(id(table))
+    names = _CARD_NAMES.get(table)
     if names is None:
         db = table.db
         names = frozenset(
@@ -1210,5 +1214,7 @@ def _card_names(table: CardTable) -> frozenset[str]:
             + [loc.name for loc in db.setup_locations]
             + [t.name for t in db.terrain]
         )
-        _CARD_NAMES[id(table)] = names
+        if len(_CARD_NAMES) > 64:
+            _CARD_NAMES.clear()
+        _CARD_NAMES[table] = names
     return names
