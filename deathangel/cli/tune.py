@@ -8,6 +8,7 @@ winner as a strategy file, and confirm it against the incumbent on held-out seed
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -176,15 +177,18 @@ def _confirm(space: SearchSpace, tuned: Path, games: int, backend: Any, quiet: b
 
 
 class _bar:
-    """A rich progress bar on standard error when it is a terminal (else nothing)."""
+    """A rich progress bar on standard error when it is a terminal; else a plain line each time
+    the study moves on (a study that runs for hours into a log file shows where it is)."""
 
     def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet or not sys.stderr.isatty()
+        self.quiet = quiet
         self._progress: Any = None
 
     def __enter__(self) -> Any:
         if self.quiet:
             return None
+        if not sys.stderr.isatty():
+            return _plain_lines()
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -207,3 +211,18 @@ class _bar:
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:
             self._progress.__exit__(None, None, None)
+
+
+def _plain_lines() -> Any:
+    """A progress callback that prints ``HH:MM:SS trials DONE/WANTED: WHAT`` on standard error
+    whenever it changes (a rung begins, a trial ends, the sampler chooses), flushed at once."""
+    last: list[tuple[int, str]] = []
+
+    def update(done: int, total: int, what: str) -> None:
+        if last and last[0] == (done, what):
+            return
+        last[:] = [(done, what)]
+        stamp = time.strftime("%H:%M:%S")
+        print(f"{stamp} trials {done}/{total}: {what}", file=sys.stderr, flush=True)
+
+    return update

@@ -552,6 +552,13 @@ def run_study(
             study.tell(trial, state=TrialState.PRUNED)
         else:
             study.tell(trial, mean)
+        if progress is not None:
+            verdict = "pruned" if pruned else "complete"
+            progress(
+                len(done()),
+                trials,
+                f"{name} {verdict}: {mean:.4f} [{lo:.4f}, {hi:.4f}] over {len(outcomes)} games",
+            )
     return summarise(study, space.objective)
 
 

@@ -5,6 +5,7 @@ a bad search space in one line."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -135,6 +136,13 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
     assert {n: v for n, s, v in after if n in before} == before
     assert sum(s in ("COMPLETE", "PRUNED") for _, s, _ in after) == 5
     assert "best: trial" in resumed.stdout
+    # Not a terminal: plain progress lines on standard error, as each rung begins and as each
+    # trial ends (with its value and interval).
+    stamp = r"^\d\d:\d\d:\d\d trials \d/5: "
+    rung = stamp + r"trial-\d+: 16 games a player count$"
+    end = stamp + r"trial-\d+ (complete|pruned): [0-9.]+ \[[0-9.]+, [0-9.]+\] over \d+ games$"
+    assert re.search(rung, resumed.stderr, re.M), resumed.stderr
+    assert re.search(end, resumed.stderr, re.M), resumed.stderr
 
 
 @pytest.mark.parametrize(
