@@ -3,7 +3,7 @@
     python work.py KIND N      KIND: games, games4, games6, clone, determinize, mcts, rules
 
 Run it twice with only ``PYTHONPATH`` changed (a worktree of the older commit, then this
-one), e.g. with ``ab.sh`` beside it. The bench's positions and bot key come from this
+one), e.g. with ``ab.py`` beside it. The bench's positions and bot key come from this
 checkout's ``deathangel/analysis/bench.py``, loaded by its path, so both engines do exactly
 the same work even when the older one has an older bench.
 """
