@@ -43,10 +43,13 @@ def read_caches(db: CardDatabase) -> None:
     tables = [CardTable(db) for _ in range(TABLES)]
     for table in tables:
         me = SimpleNamespace(
-            table=table, st=SimpleNamespace(setup_location=None), scouted=None, event_pool=POOL
+            table=table,
+            st=SimpleNamespace(setup_location=None),
+            scouted=None,
+            _pool=(POOL, frozenset(POOL)),
         )
         weights, moves = by_hand(table)
-        got = Situation._weights(me, POOL)  # type: ignore[arg-type]
+        got = Situation._weights(me, POOL, frozenset(POOL))  # type: ignore[arg-type]
         assert got.keys() == weights.keys()
         assert all(abs(got[c] - weights[c]) < 1e-12 for c in weights)
         chances = Situation.move_chances.func(me)
