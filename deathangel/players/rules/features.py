@@ -134,6 +134,20 @@ _SCOUTED_PROMPT = re.compile(r"the top Event card is (.+)$")
 class Situation:
     """One decision seen by one seat, with every value rules may read (computed lazily)."""
 
+    __slots__ = (
+        "__dict__",
+        "_fixed",
+        "decision",
+        "kind",
+        "margin",
+        "n",
+        "prompt",
+        "seat",
+        "st",
+        "table",
+        "view",
+    )
+
     def __init__(self, view: View, decision: Decision) -> None:
         st = view.state
         self.st = st

@@ -189,6 +189,11 @@ class RuleSet:
         else:
             scores = scorer(Situation(view, decision), options)
         top = max(scores)
+        if top == top and scores.count(top) == 1:
+            # One top score (most decisions): its option, found without a comprehension's
+            # frame. (``count`` and ``index`` also match by identity, which differs from
+            # ``==`` only for a NaN: ``top == top`` rules that out.)
+            return options[scores.index(top)]
         best = [i for i, s in enumerate(scores) if s == top]
         if len(best) > 1 and rng is not None and self.fallback == "random":
             return options[best[int(rng.random() * len(best))]]
