@@ -325,7 +325,12 @@ class Situation:
 
     @lazy
     def location(self) -> str:
-        return self.st.location_name(self.table) or ""
+        # GameState.location_name written out (a call less; half the decisions read it).
+        loc = self.st.location
+        if loc is not None:
+            return self.table.locations[loc].name or ""
+        setup = self.st.setup_location
+        return (setup.name if setup is not None else None) or ""
 
     @lazy
     def final(self) -> bool:
@@ -812,17 +817,35 @@ class Situation:
     def miss_faces(self) -> list[frozenset[int]]:
         """Defence faces that miss whatever the swarm, per row: Block and Counter Attack on
         their marine (cards revealed this round), Second Wind (RULES §14.20)."""
+        return self._defences()[0]
+
+    @lazy
+    def stance(self) -> frozenset[str]:
+        """Teams whose Defensive Stance is in force this round."""
+        return self._defences()[1]
+
+    def _defences(self) -> tuple[list[frozenset[int]], frozenset[str]]:
+        """:attr:`miss_faces` and :attr:`stance` from one pass over the revealed cards, both
+        kept at once (nearly every decision that reads one reads the other: measured, one
+        lazy value's call and one loop fewer, 1.5% of a rollout decision's rules time)."""
         st = self.st
         out = [_NO_FACES] * (self.n + 1)
         special: dict[str, set[int]] = {}
+        # A list, not a generator (measured: the stance 2% of a rollout decision's rules
+        # time), and the shared empty set when no card has it (most rounds).
+        stance: list[str] | None = None
         if st.phase != "choose_actions":
             actions = self.table.actions
-            for _, _, card in st.revealed:
+            for _, team, card in st.revealed:
                 effect = actions[card][1].effect
-                if effect is not None and effect.name == "defence_face_misses":
+                if effect is None:
+                    continue
+                if effect.name == "defence_face_misses":
                     special.setdefault(str(effect.params["marine"]), set()).update(
                         effect.params["faces"]
                     )
+                elif effect.name == "defensive_reroll":
+                    stance = [team] if stance is None else [*stance, team]
         for entry in st.effects:
             if isinstance(entry, SecondWind):
                 special.setdefault(entry.marine, set()).add(0)
@@ -831,23 +854,11 @@ class Situation:
                 row = self.row_of.get(name)
                 if row is not None:
                     out[row] = frozenset(faces)
-        return out
-
-    @lazy
-    def stance(self) -> frozenset[str]:
-        """Teams whose Defensive Stance is in force this round."""
-        st = self.st
-        if st.phase == "choose_actions":
-            return _EMPTY
-        actions = self.table.actions
-        # A plain loop, not a generator (measured: this value 2% of a rollout decision's
-        # rules time), and the shared empty set when no card has the stance (most rounds).
-        teams = None
-        for _, team, card in st.revealed:
-            e = actions[card][1].effect
-            if e is not None and e.name == "defensive_reroll":
-                teams = [team] if teams is None else [*teams, team]
-        return _EMPTY if teams is None else frozenset(teams)
+        teams = _EMPTY if stance is None else frozenset(stance)
+        kept = self.__dict__
+        kept["miss_faces"] = out
+        kept["stance"] = teams
+        return out, teams
 
     def death_at(self, source: int, row: int, facing: int, tokens: int, cut: int = -1) -> float:
         """Chance that the marine now at ``source``, standing at ``row`` facing ``facing``
