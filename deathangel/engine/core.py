@@ -127,7 +127,7 @@ class EngineBase:
             return choice
         if len(options) == 1:
             return options[0]
-        # The named tuple made as its own __new__ makes it, without that Python-level call
+        # Made as the named tuple's own __new__ would make it, without that Python-level call
         # (measured: about 1% of a search's rollouts went to named tuples' __new__).
         choice = yield _new_tuple(Decision, (seat, kind, tuple(options), prompt))
         return choice
