@@ -178,10 +178,26 @@ class RuleSet:
     def choose(self, view: View, decision: Decision, rng: random.Random | None = None) -> Option:
         """The option the rules prefer; a tie goes to ``rng`` under ``fallback = "random"``
         (to the first tied option when ``rng`` is ``None`` or under ``"first"``)."""
-        best = self.best(view, decision)
+        # best() and scores() written out here: the rollout policy's one call a decision,
+        # two frames fewer (the same choice: the first top score, or a draw among them).
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        scorer = self.scorers.get(decision.kind)
+        if scorer is None:
+            scores = [0.0] * len(options)
+        else:
+            scores = scorer(Situation(view, decision), options)
+        top = max(scores)
+        if top == top and scores.count(top) == 1:
+            # One top score (most decisions): its option, found without a comprehension's
+            # frame. (``count`` and ``index`` also match by identity, which differs from
+            # ``==`` only for a NaN: ``top == top`` rules that out.)
+            return options[scores.index(top)]
+        best = [i for i, s in enumerate(scores) if s == top]
         if len(best) > 1 and rng is not None and self.fallback == "random":
-            return decision.options[best[int(rng.random() * len(best))]]
-        return decision.options[best[0]]
+            return options[best[int(rng.random() * len(best))]]
+        return options[best[0]]
 
     def explain(self, view: View, decision: Decision) -> list[tuple[Option, float]]:
         """Every option with its score, best first (for people tuning a rule file)."""

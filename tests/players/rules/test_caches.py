@@ -9,14 +9,20 @@ Event move chances. Runs that build tables from different databases in turn (a d
 from __future__ import annotations
 
 import gc
+import random
 from types import SimpleNamespace
 
 import attrs
 
 from deathangel.cards import load_base
 from deathangel.cards.model import CardDatabase
+from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.observation import Observation
 from deathangel.engine.state import CardTable
+from deathangel.players.rules import features
 from deathangel.players.rules.features import Situation
+from deathangel.players.rules.player import RuleSet
 
 POOL = [0, 1, 2]
 TABLES = 40
@@ -43,10 +49,13 @@ def read_caches(db: CardDatabase) -> None:
     tables = [CardTable(db) for _ in range(TABLES)]
     for table in tables:
         me = SimpleNamespace(
-            table=table, st=SimpleNamespace(setup_location=None), scouted=None, event_pool=POOL
+            table=table,
+            st=SimpleNamespace(setup_location=None),
+            scouted=None,
+            _pool=(POOL, frozenset(POOL)),
         )
         weights, moves = by_hand(table)
-        got = Situation._weights(me, POOL)  # type: ignore[arg-type]
+        got = Situation._weights(me, POOL, frozenset(POOL))  # type: ignore[arg-type]
         assert got.keys() == weights.keys()
         assert all(abs(got[c] - weights[c]) < 1e-12 for c in weights)
         chances = Situation.move_chances.func(me)
@@ -63,3 +72,55 @@ def test_cached_figures_follow_the_table_not_its_address() -> None:
     assert by_hand(CardTable(base)) != by_hand(CardTable(reordered))
     for db in (base, reordered, base, reordered):
         read_caches(db)
+
+
+# -- caches kept from one decision to the next ---------------------------------------------------
+# Two caches of the rules policy outlive a decision: the subjects of options that are about
+# the same thing in every situation (made once per card table) and the Event pools (keyed by
+# the discard pile, whether the deck holds cards and the Event being resolved). Each is exact
+# only if its key holds everything the value reads: scores with the caches warm from whole
+# games must equal scores worked out with empty caches, decision by decision.
+
+
+def cold_scores(ruleset: RuleSet, obs: Observation, decision: Decision) -> list[float]:
+    """``ruleset``'s scores with the cross-decision caches empty (put back afterwards)."""
+    kept = features._POOLS, features._FIXED_SUBJECTS
+    features._POOLS, features._FIXED_SUBJECTS = {}, {}
+    try:
+        return ruleset.scores(obs, decision)
+    finally:
+        features._POOLS, features._FIXED_SUBJECTS = kept
+
+
+def test_caches_across_decisions_change_no_score() -> None:
+    ruleset = RuleSet.load("default")
+    db = default_database()
+    compared = 0
+    for players, seed in ((1, 3), (1, 4), (2, 5), (4, 6)):
+        game = Game(GameConfig(players, seed=seed), db=db, checkpoints=False)
+        rng = random.Random(seed)
+        decision = game.decision
+        while decision is not None:
+            obs = game.observation(decision.seat)
+            if len(decision.options) > 1:
+                assert ruleset.scores(obs, decision) == cold_scores(ruleset, obs, decision)
+                compared += 1
+            game.push(ruleset.choose(obs, decision, rng))
+            decision = game.decision
+    assert compared > 300  # enough decisions, of every phase, for a stale entry to show
+
+
+def test_a_marine_option_follows_his_row() -> None:
+    """A marine's row is never cached with his option: after a swap, the same option names
+    the other row."""
+    db = default_database()
+    game = Game(GameConfig(1, seed=8), db=db)
+    obs = game.observation(1)
+    assert obs.decision is not None
+    option = Option("marine", (obs.state.formation[0].marine.name,))
+    before = Situation(obs, obs.decision).subject(option)
+    swapped = obs.state.copy()
+    swapped.formation[0], swapped.formation[1] = swapped.formation[1], swapped.formation[0]
+    view = SimpleNamespace(seat=1, state=swapped, table=obs.table, counts=obs.counts)
+    after = Situation(view, obs.decision).subject(option)  # type: ignore[arg-type]
+    assert (before.m, after.m) == (0, 1)

@@ -96,6 +96,21 @@ def test_a_power_field_swarm_is_no_danger() -> None:
     assert Situation(observe(state, PRINTED, 1), defence_decision(2, 2)).death[0] == 0.0
 
 
+@pytest.mark.parametrize("first", ["sizes", "threat_sizes", "attack_sizes", "death"])
+def test_a_power_field_swarm_counts_nothing_whichever_value_is_read_first(first: str) -> None:
+    """The plain swarm sizes stand in for the threat and attack sizes only when no swarm is
+    under a Power Field (a shortcut kept with the sizes): whatever is read first, the
+    protected swarm is 2 cards but attacks and can be attacked as 0."""
+    state = leon_facing(["claw-1", "claw-2"], PRINTED)
+    state.protected = {PRINTED.gs_by_label["claw-1"]}
+    seen = Situation(observe(state, PRINTED, 1), defence_decision(2, 2))
+    getattr(seen, first)
+    assert seen.sizes[LEFT][0] == 2
+    assert seen.threat_sizes[LEFT][0] == 0
+    assert seen.attack_sizes[LEFT][0] == 0
+    assert seen.death[0] == 0.0
+
+
 def test_a_heavier_enemy_counts_its_weight_for_every_bot() -> None:
     rules = load_ruleset(extra=[shipped_module("broodwake")])
     tables = card_table(rules.db)
