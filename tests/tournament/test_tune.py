@@ -194,3 +194,21 @@ def test_without_optuna_the_command_names_the_extra(
     space = read_space(space_file(tmp_path))
     with pytest.raises(MissingExtraError, match=r"pip install 'deathangel\[tune\]'"):
         run_study(space, tmp_path / "s.db", trials=1, games=16, backend=InProcess())
+
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "docs" / "examples" / "tune").glob("*.toml"))
+TUNING = (200000, 299999)
+"""The project's tuning seed range (docs/strategies.md): every trial's seeds lie in it."""
+CONFIRMING = (900000, 909999)
+"""Confirmation seeds: no trial, training run or figure uses them."""
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_the_documented_search_spaces_read_and_keep_the_seed_ranges(path: Path) -> None:
+    space = read_space(path)
+    assert TUNING[0] <= space.seeds[0] <= space.seeds[1] <= TUNING[1]
+    assert CONFIRMING[0] <= space.confirm[0] <= space.confirm[1] <= CONFIRMING[1]
+
+
+def test_both_worked_examples_are_found() -> None:
+    assert [p.name for p in EXAMPLES] == ["mcts-fast.toml", "rules-weights.toml"]
