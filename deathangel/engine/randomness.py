@@ -29,9 +29,18 @@ def shuffle(cards: MutableSequence[Any], rng: random.Random) -> None:
     (whose rejection sampling runs in Python) for the forward model's deals; the bias of a
     53-bit float over at most a few dozen cards is far below anything a game can show."""
     pick = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(pick() * (i + 1))
+    n = len(cards)
+    for i, size in (
+        _SWAPS[n] if n < len(_SWAPS) else ((i, float(i + 1)) for i in range(n - 1, 0, -1))
+    ):
+        j = int(pick() * size)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS = tuple(tuple((i, float(i + 1)) for i in range(n - 1, 0, -1)) for n in range(129))
+""":func:`shuffle`'s steps for each pile size: the index and the float it scales a draw by,
+read from a table instead of computed per card (the same draws pick the same cards; a deal's
+two shuffles measured 0.7x the time)."""
 
 
 _BITS = tuple(n.bit_length() for n in range(129))

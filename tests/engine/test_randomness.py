@@ -13,6 +13,7 @@ from deathangel.engine.randomness import (
     Streams,
     same_choice,
     same_shuffle,
+    shuffle,
 )
 
 
@@ -23,6 +24,21 @@ def test_same_shuffle_is_random_shuffle(size: int) -> None:
         a, b = list(range(size)), list(range(size))
         same_shuffle(ours, a)
         theirs.shuffle(b)
+        assert a == b
+        assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 30, 128, 129, 200])
+def test_the_deals_shuffle_is_fisher_yates_on_random(size: int) -> None:
+    """The forward model's shuffle, with its table of steps, swaps as the plain loop over
+    ``rng.random()`` does, below and above the table's sizes (deals stay as they were)."""
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(range(size)), list(range(size))
+        shuffle(a, ours)
+        for i in range(size - 1, 0, -1):
+            j = int(theirs.random() * (i + 1))
+            b[i], b[j] = b[j], b[i]
         assert a == b
         assert ours.getstate() == theirs.getstate()
 
