@@ -30,8 +30,9 @@ def test_same_shuffle_is_random_shuffle(size: int) -> None:
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 30, 128, 129, 200])
 def test_the_deals_shuffle_is_fisher_yates_on_random(size: int) -> None:
-    """The forward model's shuffle, with its table of steps, swaps as the plain loop over
-    ``rng.random()`` does, below and above the table's sizes (deals stay as they were)."""
+    """The forward model's shuffle, with its table of steps (made at a size's first shuffle,
+    read at the next), swaps as the plain loop over ``rng.random()`` does: deals stay as
+    they were."""
     for seed in range(20):
         ours, theirs = random.Random(seed), random.Random(seed)
         a, b = list(range(size)), list(range(size))
