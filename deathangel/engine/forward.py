@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import floor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deathangel.engine.core import EngineFlow
@@ -84,7 +85,7 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         if decision is None:
             raise ForwardModelError("the replayed game ended before the observed decision")
         if option is None:
-            option = decision.options[int(pick() * len(decision.options))]
+            option = decision.options[floor(pick() * len(decision.options))]
         elif option not in decision.options:
             raise ForwardModelError(
                 f"replaying the observed history: {option!r} is not legal for {decision.kind}"
@@ -200,7 +201,7 @@ def deal_hidden(
         locations = locations_to_come(state, table, counts.location_deck)
     drawn, final = locations
     pick = rng.random
-    chosen = [cards[int(pick() * len(cards))] for cards in drawn]
+    chosen = [cards[floor(pick() * len(cards))] for cards in drawn]
     if final is not None:
         chosen.append(final)
     state.location_deck = chosen[::-1]  # top card last
