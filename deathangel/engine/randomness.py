@@ -281,8 +281,9 @@ class Die:
 
     It counts the draws it makes since its generator's *origin* (where that stood when the die
     was made, if known), so that :meth:`fork` gives a clone a die that rolls on exactly like
-    this one without reading the generator: ``getstate`` builds a 625-tuple and ``setstate``
-    reads it back, together measured a sixth of a mid-round clone's cost.
+    this one without reading the generator: ``getstate`` builds a 625-tuple of new integers
+    and ``setstate`` reads it back, together a third of a clone's instructions (measured
+    with cachegrind; clones/s 1.2x mid-round, 1.7x at a round start).
     """
 
     __slots__ = ("_bits", "_drawn", "_origin", "_rng")
