@@ -63,7 +63,7 @@ elif kind in ("clone", "noclone"):
             k += 1
             game.push(seats[game.decision.seat - 1].choose(None, game.decision))
         seed += 1
-    print("clones", k)
+    print(kind, k)
 elif kind == "determinize":
     pool = b.observation_pool()
     rng = random.Random(0)
