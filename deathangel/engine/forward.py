@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import floor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from deathangel.engine.core import EngineFlow
@@ -68,9 +69,10 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         prepared = _Prepared(
             out_of_view(fw.checkpoint, table, fw.counts),
             GameConfig(players=len(seats), seed=0, teams=seats),
+            locations_to_come(fw.checkpoint, table, fw.counts.location_deck),
         )
         object.__setattr__(fw, "prepared", prepared)  # a cache of public facts (ForwardData)
-    deal_hidden(state, table, fw.counts, rng, fw.scouted_top, prepared.unseen)
+    deal_hidden(state, table, fw.counts, rng, fw.scouted_top, prepared.unseen, prepared.locations)
     if fw.scouted_top is not None and observation.seat is not None:
         state.scouted = (observation.seat, fw.scouted_top)
     streams = Streams.shared(rng)
@@ -83,7 +85,7 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         if decision is None:
             raise ForwardModelError("the replayed game ended before the observed decision")
         if option is None:
-            option = decision.options[int(pick() * len(decision.options))]
+            option = decision.options[floor(pick() * len(decision.options))]
         elif option not in decision.options:
             raise ForwardModelError(
                 f"replaying the observed history: {option!r} is not legal for {decision.kind}"
@@ -109,6 +111,34 @@ class _Prepared(NamedTuple):
     config: GameConfig
     """The imagined game's config: the same seats and teams, seed 0 (its streams are the
     searching bot's)."""
+    locations: LocationsToCome
+    """What each location card still to come may be (:func:`locations_to_come`)."""
+
+
+LocationsToCome = tuple[tuple[tuple[int, ...], ...], int | None]
+"""The location cards still to come, as :func:`locations_to_come` gives them: the cards each
+one drawn at random may be (the top-most deck last) and the final location when a variant
+named it (``None``: it is drawn too)."""
+
+
+def locations_to_come(state: GameState, table: CardTable, left: int) -> LocationsToCome:
+    """What each of the ``left`` location cards still to come may be: one unseen card of each
+    deck still to come (RULES §3 step 3), the current location excluded; the final one known
+    to all when a variant named it. Public facts of a seat's view, so a search works them out
+    once per observation, not once per deal."""
+    if not left:
+        return (), None
+    setup = state.setup_location
+    if setup is None or left > len(setup.location_deck):
+        raise ForwardModelError(f"a location deck of {left} cards cannot be rebuilt")
+    decks = setup.location_deck[len(setup.location_deck) - left :]
+    final = table.switches.final_location
+    if final is not None:
+        # A variant named the final location before the game: everyone knows it.
+        decks = decks[:-1]
+    here = state.location
+    drawn = tuple(tuple(i for i in table.locations_in_deck[deck] if i != here) for deck in decks)
+    return drawn, None if final is None else table.location_by_name[final]
 
 
 def out_of_view(
@@ -148,10 +178,12 @@ def deal_hidden(
     rng: random.Random,
     scouted_top: int | None = None,
     unseen: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+    locations: LocationsToCome | None = None,
 ) -> None:
     """Fill the empty hidden piles of a public state copy at random with the cards that are
     nowhere in view (``unseen``, from :func:`out_of_view` if not given), to the piles' public
-    sizes."""
+    sizes (the locations to come as ``locations`` says, from :func:`locations_to_come` if not
+    given)."""
     genestealers, events_ = unseen if unseen is not None else out_of_view(state, table, counts)
     cards = list(genestealers)
     shuffle(cards, rng)
@@ -165,23 +197,14 @@ def deal_hidden(
         events[i], events[-1] = events[-1], events[i]
     state.event_deck = events
     # Locations: one unseen card from each deck still to come (RULES §3 step 3).
-    setup = state.setup_location
-    left = counts.location_deck
-    if left:
-        if setup is None or left > len(setup.location_deck):
-            raise ForwardModelError(f"a location deck of {left} cards cannot be rebuilt")
-        chosen = []
-        final = table.switches.final_location
-        for k, deck in enumerate(setup.location_deck[len(setup.location_deck) - left :]):
-            if final is not None and k == left - 1:
-                # A variant named the final location before the game: everyone knows it.
-                chosen.append(table.location_by_name[final])
-                continue
-            candidates = [i for i in table.locations_in_deck[deck] if i != state.location]
-            chosen.append(candidates[int(rng.random() * len(candidates))])
-        state.location_deck = chosen[::-1]  # top card last
-    else:
-        state.location_deck = []
+    if locations is None:
+        locations = locations_to_come(state, table, counts.location_deck)
+    drawn, final = locations
+    pick = rng.random
+    chosen = [cards[floor(pick() * len(cards))] for cards in drawn]
+    if final is not None:
+        chosen.append(final)
+    state.location_deck = chosen[::-1]  # top card last
 
 
 class _ReplayDie(Die):

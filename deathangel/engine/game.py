@@ -181,7 +181,7 @@ class Game:
             state,
             table,
             streams,
-            die if die is not None else Die(streams["dice"]),
+            die if die is not None else streams.die(),
             abilities,
             [] if log else None,
         )
@@ -382,7 +382,7 @@ class Game:
                 state,
                 self.table,
                 streams,
-                Die(streams["dice"]) if start.die is None else start.die.copy_with(streams),
+                streams.die() if start.die is None else start.die.copy_with(streams),
                 e.abilities,
                 None if e.log is None else [],
             )
@@ -391,11 +391,19 @@ class Game:
             for option in self.history:
                 new.push(option)
             return new
-        positions = dict(point.streams)
-        positions["dice"] = e.streams.position("dice")
-        streams = Streams.restore(self.config.seed, positions)
-        # The faces rolled since the point, then a copy of the die as it is now.
-        then = e.die.copy_with(streams)
+        # The faces rolled since the point, then a copy of the die as it is now: the seeded
+        # die forks by its count of draws (:meth:`Die.fork`), its stream never read, and
+        # the fork's generator is the clone's ``dice`` stream; any other die is copied with a
+        # copy of the streams, ``dice`` included.
+        die = e.die
+        if type(die) is Die:
+            then = die.fork()
+            streams = Streams.restore(self.config.seed, point.streams, then)
+        else:
+            positions = dict(point.streams)
+            positions["dice"] = e.streams.position("dice")
+            streams = Streams.restore(self.config.seed, positions)
+            then = die.copy_with(streams)
         assert e.faces is not None
         since = e.faces[point.faces :]
         engine = Engine(

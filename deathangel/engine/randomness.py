@@ -8,7 +8,8 @@ different number of dice (common random numbers, for paired comparisons of strat
 from __future__ import annotations
 
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
+from math import floor
 from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
@@ -29,9 +30,22 @@ def shuffle(cards: MutableSequence[Any], rng: random.Random) -> None:
     (whose rejection sampling runs in Python) for the forward model's deals; the bias of a
     53-bit float over at most a few dozen cards is far below anything a game can show."""
     pick = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(pick() * (i + 1))
+    n = len(cards)
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, float(i + 1)) for i in range(n - 1, 0, -1))
+    for i, size in steps:
+        # floor(), not int(): the same integer for a draw of 0 or more, by a plain call of a
+        # C function where int() goes through the type's constructor (a step measured 1,080
+        # instructions instead of 1,550).
+        j = floor(pick() * size)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_STEPS: dict[int, tuple[tuple[int, float], ...]] = {}
+""":func:`shuffle`'s steps for each pile size met so far: the index and the float it scales a
+draw by, read from a table instead of computed per card (the same draws pick the same cards;
+a deal's two shuffles measured 0.7x the time, 12% fewer instructions)."""
 
 
 _BITS = tuple(n.bit_length() for n in range(129))
@@ -95,10 +109,12 @@ class Streams:
     out by ``streams[name]`` (the die's) is not, so its position is read at every snapshot.
     """
 
-    __slots__ = ("_handed", "_known", "_rngs", "seed")
+    __slots__ = ("_die", "_handed", "_known", "_rngs", "seed")
 
     def __init__(self, seed: int, _rngs: dict[str, random.Random] | None = None) -> None:
         self.seed = seed
+        self._die: Die | None = None
+        """A forked die whose generator is the ``dice`` stream (:meth:`restore`)."""
         self._rngs: dict[str, random.Random] = {} if _rngs is None else _rngs
         self._known: StreamPositions = {}
         """The position of each stream not drawn from since it was last read or restored."""
@@ -120,15 +136,28 @@ class Streams:
             if name not in STREAMS:
                 raise KeyError(name)
             position = self._known.get(name)
-            if position is None:
-                # A string seed goes through SHA-512 in CPython: stable across runs and
-                # machines, independent of PYTHONHASHSEED.
-                rng = random.Random(f"deathangel:{self.seed}:{name}")
+            if name == "dice" and self._die is not None:
+                rng = self._die.generator()
+            elif position is None:
+                rng = random.Random(self._seed_text(name))
             else:
                 rng = _new_random(random.Random)
                 rng.setstate(position)
             self._rngs[name] = rng
         return rng
+
+    def _seed_text(self, name: str) -> str:
+        # A string seed goes through SHA-512 in CPython: stable across runs and machines,
+        # independent of PYTHONHASHSEED.
+        return f"deathangel:{self.seed}:{name}"
+
+    def die(self) -> Die:
+        """The combat die on the ``dice`` stream, told where that stream starts, so that it
+        can fork without reading its generator (:meth:`Die.fork`)."""
+        origin: DieOrigin | None = None
+        if "dice" not in self._rngs:  # not made yet: its seed or its known position says
+            origin = self._known.get("dice") or self._seed_text("dice")
+        return Die(self["dice"], origin)
 
     def __getitem__(self, name: str) -> random.Random:
         rng = self._rng(name)
@@ -161,7 +190,9 @@ class Streams:
             return known[name]
         rng = self._rngs.get(name)
         if rng is None:
-            return None  # never made: its seed alone says where it stands
+            if name != "dice" or self._die is None:
+                return None  # never made: its seed alone says where it stands
+            rng = self._rng(name)
         position = rng.getstate()
         if name not in self._handed:
             known[name] = position
@@ -172,11 +203,13 @@ class Streams:
         return {name: self.position(name) for name in STREAMS if name != skip}
 
     @classmethod
-    def restore(cls, seed: int, snapshot: StreamPositions) -> Streams:
+    def restore(cls, seed: int, snapshot: StreamPositions, die: Die | None = None) -> Streams:
         """Streams that continue exactly where the snapshot was taken (each rebuilt when
-        first drawn from)."""
+        first drawn from); ``die``, a forked die (:meth:`Die.fork`), stands for the ``dice``
+        stream: its generator is that stream."""
         streams = cls(seed)
         streams._known = {name: position for name, position in snapshot.items() if position}
+        streams._die = die
         return streams
 
     def copy(self) -> Streams:
@@ -238,27 +271,92 @@ class Roll(NamedTuple):
         return words
 
 
+DieOrigin = tuple[Any, ...] | str
+"""Where a die's generator started: a ``random.Random`` state, or the text it was seeded
+with."""
+
+
 class Die:
-    """The combat die of one game, drawing from the ``dice`` stream."""
+    """The combat die of one game, drawing from the ``dice`` stream.
 
-    __slots__ = ("_bits", "_rng")
+    It counts the draws it makes since its generator's *origin* (where that stood when the die
+    was made, if known), so that :meth:`fork` gives a clone a die that rolls on exactly like
+    this one without reading the generator: ``getstate`` builds a 625-tuple of new integers
+    and ``setstate`` reads it back, together a third of a clone's instructions (measured
+    with cachegrind; clones/s 1.2x mid-round, 1.7x at a round start).
+    """
 
-    def __init__(self, rng: random.Random) -> None:
-        self._rng = rng
-        self._bits = rng.getrandbits
+    __slots__ = ("_bits", "_drawn", "_origin", "_rng")
+
+    def __init__(self, rng: random.Random, origin: DieOrigin | None = None) -> None:
+        self._rng: random.Random | None = rng
+        self._bits: Callable[[int], int] = rng.getrandbits
+        self._origin = origin
+        """Where ``rng`` stood when the die was made (``None``: not known, read at the
+        first :meth:`fork`)."""
+        self._drawn = 0
+        """Draws from ``rng`` since :attr:`_origin`: one 32-bit word each."""
 
     def roll(self) -> int:
         """One face of :data:`DIE_FACES`."""
         # Exactly rng.randrange(6) (see same_shuffle), without its two Python calls: three
         # bits, drawn again while they show 6 or 7.
         face: int = self._bits(3)
+        drawn = 1
         while face >= FACE_COUNT:
+            # Read again, not held in a local: a forked die's first draw replaces it.
             face = self._bits(3)
+            drawn += 1
+        self._drawn += drawn
         return face
 
     def copy_with(self, streams: Streams) -> Die:
         """The same die bound to a copied set of streams."""
         return Die(streams["dice"])
+
+    def fork(self) -> Die:
+        """An independent die that will roll exactly the faces this one rolls from now on.
+
+        It is made from this die's origin and count of draws, not from its generator: its
+        own generator is built at its first roll (a clone that never rolls never pays for
+        one), by ``setstate`` and one ``getrandbits`` that skips the draws made since.
+        """
+        if self._origin is None:
+            # Made from a bare generator: read where it stands once; later forks count on.
+            assert self._rng is not None
+            self._origin = self._rng.getstate()
+            self._drawn = 0
+        die = _new_die(Die)
+        die._rng = None
+        die._bits = die._first_bits  # replaced by the generator's own at the first roll
+        die._origin = self._origin
+        die._drawn = self._drawn
+        return die
+
+    def generator(self) -> random.Random:
+        """The generator this die draws from (a forked die's is built now)."""
+        rng = self._rng
+        if rng is None:
+            origin = self._origin
+            if isinstance(origin, str):
+                rng = random.Random(origin)
+            else:
+                assert origin is not None
+                rng = _new_random(random.Random)
+                rng.setstate(origin)
+            if self._drawn:
+                # getrandbits(32n) draws exactly n 32-bit words, as n draws of 3 bits do.
+                rng.getrandbits(32 * self._drawn)
+            self._rng = rng
+            self._bits = rng.getrandbits
+        return rng
+
+    def _first_bits(self, k: int) -> int:
+        """A forked die's first draw: build its generator where its original's stood."""
+        return self.generator().getrandbits(k)
+
+
+_new_die = object.__new__
 
 
 class ScriptedDie(Die):

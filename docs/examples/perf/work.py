@@ -1,6 +1,10 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
-    python work.py KIND N      KIND: games, games4, games6, clone, determinize, mcts, rules
+    python work.py KIND N      KIND: games, games4, games6, clone, noclone, determinize, mcts,
+                               rules
+
+(``noclone`` plays the games ``clone`` clones in, without the clones: the difference of the
+two is the clones' own work.)
 
 Run it twice with only ``PYTHONPATH`` changed (a worktree of the older commit, then this
 one), e.g. with ``ab.py`` beside it. The bench's positions and bot key come from this
@@ -44,7 +48,7 @@ elif kind == "rules":
         r = play_game(GameConfig(1, seed=seed), bots(factory, 1, seed, KEY), db=db)
         outs.append(r.outcome)
     print(kind, outs.count("victory"), len(outs))
-elif kind == "clone":
+elif kind in ("clone", "noclone"):
     factory = strategy_factory("random")
     db = default_database()
     k = 0
@@ -54,11 +58,12 @@ elif kind == "clone":
         game = Game(GameConfig(players, seed=seed), db=db)
         seats = bots(factory, players, seed, KEY)
         while game.decision is not None and k < n:
-            game.clone()
+            if kind == "clone":
+                game.clone()
             k += 1
             game.push(seats[game.decision.seat - 1].choose(None, game.decision))
         seed += 1
-    print("clones", k)
+    print(kind, k)
 elif kind == "determinize":
     pool = b.observation_pool()
     rng = random.Random(0)
