@@ -1,7 +1,7 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
     python work.py KIND N      KIND: games, games4, games6, clone, noclone, determinize, mcts,
-                               rules
+                               mcts1, rules
 
 (``noclone`` plays the games ``clone`` clones in, without the clones: the difference of the
 two is the clones' own work.)
@@ -70,7 +70,9 @@ elif kind == "determinize":
     for i in range(n):
         determinize(pool[i % len(pool)], rng)
     print("determinize", n, len(pool))
-elif kind == "mcts":
+elif kind in ("mcts", "mcts1"):
+    # ``mcts1``: rollouts of one round, the default before issue 20 made it two, so an engine
+    # from before then is timed at the same work.
     from deathangel.players.search.mcts import mcts
     from deathangel.players.seeds import bot_seed
 
@@ -78,6 +80,7 @@ elif kind == "mcts":
     picks = []
     for i in range(n):
         obs = pool[i % len(pool)]
-        p = mcts(bot_seed(KEY, i, obs.seat), 60)
+        seed = bot_seed(KEY, i, obs.seat)
+        p = mcts(seed, 60, horizon=1) if kind == "mcts1" else mcts(seed, 60)
         picks.append(p.choose(obs, obs.decision))
-    print("mcts", n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
+    print(kind, n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
