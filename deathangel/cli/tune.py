@@ -128,10 +128,9 @@ def trial_lines(summary: StudySummary, space: SearchSpace) -> list[str]:
     ranked = sorted(summary.trials, key=lambda t: (t.state != "complete", -t.value))
     for t in ranked:
         params = ", ".join(f"{k}={_short(v)}" for k, v in t.params)
-        lines.append(
-            f"  #{t.number:<3} {t.state:<8} {t.games:>5} games  {t.value:.4f} "
-            f"[{t.low:.4f}, {t.high:.4f}]  {params}"
-        )
+        # A trial cut off before its first rung finished (kill -9, a crash) has no figures.
+        figures = f"{t.value:.4f} [{t.low:.4f}, {t.high:.4f}]" if t.games else "no games finished"
+        lines.append(f"  #{t.number:<3} {t.state:<8} {t.games:>5} games  {figures}  {params}")
     if summary.best is not None:
         lines.append(f"best: trial {summary.best.number} ({summary.best_spec})")
     return lines

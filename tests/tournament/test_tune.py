@@ -4,6 +4,7 @@ a bad search space in one line."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -212,3 +213,16 @@ def test_the_documented_search_spaces_read_and_keep_the_seed_ranges(path: Path) 
 
 def test_both_worked_examples_are_found() -> None:
     assert [p.name for p in EXAMPLES] == ["mcts-fast.toml", "rules-weights.toml"]
+
+
+def test_a_trial_cut_off_before_any_game_is_listed_without_figures() -> None:
+    from deathangel.cli.tune import trial_lines
+    from deathangel.tournament.tune import StudySummary, TrialLine
+
+    done = TrialLine(0, "complete", (("horizon", 2),), 32, 0.40625, 0.2552, 0.5774)
+    cut = TrialLine(1, "failed", (("horizon", 3),), 0, math.nan, math.nan, math.nan)
+    summary = StudySummary((done, cut), done, "mcts:horizon=2", "00" * 16, "wins")
+    space = read_space(EXAMPLES[0])
+    lines = trial_lines(summary, space)
+    assert lines[1] == "  #0   complete    32 games  0.4062 [0.2552, 0.5774]  horizon=2"
+    assert lines[2] == "  #1   failed       0 games  no games finished  horizon=3"
