@@ -909,20 +909,15 @@ class Situation:
         right_out = [0.0] * (n + 1)
         for r, p in enumerate(self.st.formation):
             left, right = p.swarms
-            if left:
-                lords = sum(1 for c in left if c >= deck) if max(left) >= deck else 0
+            for cards, out in ((left, left_out), (right, right_out)):
+                if not cards:
+                    continue
+                lords = sum(1 for c in cards if c >= deck) if max(cards) >= deck else 0
                 if miss[r]:
-                    left_out[r] = kill_chance(len(left), lords, margin, miss[r])
+                    out[r] = kill_chance(len(cards), lords, margin, miss[r])
                 else:
-                    top = len(left) + lords + margin + 1
-                    left_out[r] = slay[top if 0 <= top <= 64 else (0 if top < 0 else 64)]
-            if right:
-                lords = sum(1 for c in right if c >= deck) if max(right) >= deck else 0
-                if miss[r]:
-                    right_out[r] = kill_chance(len(right), lords, margin, miss[r])
-                else:
-                    top = len(right) + lords + margin + 1
-                    right_out[r] = slay[top if 0 <= top <= 64 else (0 if top < 0 else 64)]
+                    top = len(cards) + lords + margin + 1
+                    out[r] = slay[top if 0 <= top <= 64 else (0 if top < 0 else 64)]
         return left_out, right_out
 
     def _side_chance(
