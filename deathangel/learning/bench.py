@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from math import floor
 from typing import Any
 
 from attrs import frozen
@@ -138,7 +139,7 @@ def _play_episode(env: Any, rng: random.Random) -> int:
         if legal is None:
             return steps
         indices = legal.indices
-        env.step(indices[int(rng.random() * len(indices))])
+        env.step(indices[floor(rng.random() * len(indices))])
         steps += 1
 
 

@@ -21,6 +21,7 @@ import random
 import zlib
 from collections.abc import Callable, Sequence
 from functools import partial
+from math import floor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -196,7 +197,7 @@ class RuleSet:
             return options[scores.index(top)]
         best = [i for i, s in enumerate(scores) if s == top]
         if len(best) > 1 and rng is not None and self.fallback == "random":
-            return options[best[int(rng.random() * len(best))]]
+            return options[best[floor(rng.random() * len(best))]]
         return options[best[0]]
 
     def explain(self, view: View, decision: Decision) -> list[tuple[Option, float]]:

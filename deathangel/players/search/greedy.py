@@ -11,6 +11,7 @@ only what is face up there (the formation and the pile sizes), never a hidden pi
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import TYPE_CHECKING, Protocol
 
 import deathangel.engine.decisions as d
@@ -82,7 +83,7 @@ class GreedyPolicy:
             return _best(options, lambda o: 0.0 if o.verb == "done" else 1.0, rng)
         if kind in (d.MOVE, d.CHOOSE):
             return _best(options, lambda o: _move_or_choose_value(o), rng)
-        return options[int(rng.random() * len(options))]
+        return options[floor(rng.random() * len(options))]
 
 
 def _best(options: tuple[Option, ...], value: _Value, rng: random.Random) -> Option:
@@ -95,7 +96,7 @@ def _best(options: tuple[Option, ...], value: _Value, rng: random.Random) -> Opt
             top, best = v, [o]
         elif v > top - 1e-9:
             best.append(o)
-    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+    return best[0] if len(best) == 1 else best[floor(rng.random() * len(best))]
 
 
 class _Value(Protocol):

@@ -378,7 +378,7 @@ class MctsPlayer:
             for option, e in untried:
                 if option == own:
                     return option, e, True
-            option, e = untried[int(rng.random() * len(untried))]
+            option, e = untried[math.floor(rng.random() * len(untried))]
             return option, e, True
         c = self.exploration
         best = max(
