@@ -18,6 +18,7 @@ from deathangel.cli.options import DaskOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
+    from deathangel.tournament.stats import SprtDesign
     from deathangel.tournament.tune import SearchSpace, StudySummary
 
 
@@ -50,6 +51,22 @@ def tune_cli(
             "--confirm-games", help="Held-out games of the winner against the incumbent; 0: none."
         ),
     ] = 300,
+    confirm_sprt: Annotated[
+        tuple[float, float] | None,
+        typer.Option(
+            "--confirm-sprt",
+            metavar="P0 P1",
+            help="Confirm by a sequential test (SPRT) on the discordant pairs: the share the "
+            "tuned strategy wins is P0 (no better) or P1 (better); stops once decided, "
+            "--confirm-games is its cap.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="SPRT: chance of confirming a winner that is not.")
+    ] = 0.05,
+    beta: Annotated[
+        float, typer.Option("--beta", help="SPRT: chance of missing a winner that is.")
+    ] = 0.05,
     workers: WorkersOption = None,
     dask: DaskOption = None,
     seed: Annotated[
@@ -63,6 +80,7 @@ def tune_cli(
     strategy file and plays it against the incumbent on the held-out seeds.
     """
     from deathangel.tournament.runner import make_backend
+    from deathangel.tournament.stats import SprtDesign
     from deathangel.tournament.tune import (
         read_space,
         reevaluate,
@@ -71,6 +89,13 @@ def tune_cli(
     )
 
     space = read_space(space_file)
+    # Checked before the study runs: a bad test design must not cost hours of trials first.
+    sprt = None if confirm_sprt is None else SprtDesign(*confirm_sprt, alpha=alpha, beta=beta)
+    if sprt is not None and sprt.p1 <= sprt.p0:
+        raise DeathAngelError(
+            f"--confirm-sprt tests that the tuned strategy is better: P1 must be above P0 "
+            f"(got {sprt.p0:g} {sprt.p1:g})"
+        )
     study_path = study if study is not None else space_file.with_suffix(".study.db")
     out_path = out if out is not None else space_file.with_suffix(".tuned.toml")
     backend = make_backend(workers, dask)
@@ -116,7 +141,7 @@ def tune_cli(
         if not quiet:
             typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
         if confirm_games > 0:
-            _confirm(space, out_path, confirm_games, backend, quiet)
+            _confirm(space, out_path, confirm_games, sprt, backend, quiet)
     finally:
         backend.close()
 
@@ -140,12 +165,13 @@ def _short(value: Any) -> str:
     return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def _confirm(space: SearchSpace, tuned: Path, games: int, backend: Any, quiet: bool) -> None:
-    from deathangel.tournament.report import p_text, signed_percent
-    from deathangel.tournament.tune import confirm
+def _confirm(
+    space: SearchSpace, tuned: Path, games: int, sprt: SprtDesign | None, backend: Any, quiet: bool
+) -> None:
+    from deathangel.tournament.tune import confirm, judge
 
     db = tuned.with_suffix(".confirm.db")
-    report = confirm(space, tuned, db, games=games, backend=backend)
+    report = confirm(space, tuned, db, games=games, sprt=sprt, backend=backend)
     if quiet:
         return
     typer.echo(
@@ -157,22 +183,8 @@ def _confirm(space: SearchSpace, tuned: Path, games: int, backend: Any, quiet: b
             f"  {entry.cell.label:<4} {entry.entry:<10} {entry.wins}/{entry.games} won "
             f"({entry.win_rate:.1%}, {lo:.1%}-{hi:.1%}), mean locations {entry.mean_locations:.2f}"
         )
-    for pair in report.pairs:
-        d = pair.difference
-        if d is None:
-            continue
-        verdict = (
-            "confirmed: the tuned strategy is better"
-            if d.low > 0
-            else "not confirmed: keep the incumbent"
-            if d.high < 0 or pair.p_value >= 0.05
-            else "not confirmed"
-        )
-        typer.echo(
-            f"  {pair.cell.label:<4} tuned - incumbent {signed_percent(d.difference)} "
-            f"[{signed_percent(d.low)}, {signed_percent(d.high)}], "
-            f"McNemar p {p_text(pair.p_value)}: {verdict}"
-        )
+    for line in judge(report).lines:
+        typer.echo(line)
 
 
 class _bar:

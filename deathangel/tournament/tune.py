@@ -36,7 +36,10 @@ Why it is run this way:
   again from its parameters. A different search space is refused.
 - **Held-out confirmation.** The winner is played against the incumbent in a tournament on the
   confirmation seeds (never used by any trial), with the tournament's paired statistics
-  (Newcombe's interval, McNemar's exact test): only a confirmed winner is worth shipping.
+  (Newcombe's interval, McNemar's exact test), or as a sequential test (the tournament's SPRT
+  on the discordant pairs) that stops as soon as the answer is clear: an mcts confirmation
+  costs CPU-hours, and a clear winner or loser needs far fewer pairs than a fixed count sized
+  for a close call. Only a confirmed winner is worth shipping.
 
 The games run on the tournament's backends (worker processes or Dask), a task per rung.
 """
@@ -51,7 +54,7 @@ import secrets
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
@@ -59,7 +62,11 @@ from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import new_bot_key
 from deathangel.tournament.batch import Task
 from deathangel.tournament.runner import Backend, MissingExtraError, run_tournament
+from deathangel.tournament.stats import SprtDesign
 from deathangel.tournament.tournament import TournamentConfig, build_config
+
+if TYPE_CHECKING:
+    from deathangel.tournament.report import Report
 
 OBJECTIVES = ("wins", "locations")
 SAMPLERS = ("tpe", "cmaes")
@@ -201,7 +208,11 @@ def read_space(path: str | Path) -> SearchSpace:
     # A file a fixed parameter names (a rule file) is relative to the space file, wherever
     # the command runs.
     fixed = {k: _beside(path, v) for k, v in fixed.items()}
-    incumbent = data.get("incumbent") or _spec_text(strategy, fixed)
+    incumbent = (
+        _incumbent_beside(path, str(data["incumbent"]))
+        if data.get("incumbent")
+        else _spec_text(strategy, fixed)
+    )
     return SearchSpace(
         path=path,
         strategy=strategy,
@@ -225,6 +236,17 @@ def _beside(path: Path, value: Any) -> Any:
         if named.is_file():
             return str(named.resolve())
     return value
+
+
+def _incumbent_beside(path: Path, spec: str) -> str:
+    """The incumbent's spec with the files it names (a strategy file, or a file parameter
+    such as ``rules:rules=mine.toml``) made absolute beside ``path``, as the fixed parameters
+    are: the space means the same wherever the command runs."""
+    name, colon, rest = spec.strip().partition(":")
+    if not colon:
+        return str(_beside(path, name))
+    values = [item.partition("=") for item in rest.split(",")]
+    return name + ":" + ",".join(f"{k}={_beside(path, v)}" if eq else k for k, eq, v in values)
 
 
 def _range(value: Any, path: Path, key: str) -> tuple[int, int]:
@@ -712,11 +734,18 @@ def confirm(
     db: Path,
     *,
     games: int,
+    sprt: SprtDesign | None = None,
     backend: Backend | None = None,
     workers: int | None = None,
-) -> Any:
+    bot_key: str | None = None,
+) -> Report:
     """Play the winner (``strategy_file``) against the incumbent on the held-out seeds, as a
-    tournament stored in ``db``; returns its report (paired statistics per player count)."""
+    tournament stored in ``db``; returns its report (paired statistics per player count).
+
+    With ``sprt`` the tournament is a sequential test (the tuned strategy is its second entry,
+    so ``p1 > p0`` means "the tuned one is better") that stops once decided, ``games`` being
+    its cap; :func:`judge` reads the verdict from it. ``bot_key``: the bots' seeds' key (default:
+    a fresh one, stored in ``db``), given to repeat a confirmation exactly."""
     from deathangel.tournament.report import read_report
     from deathangel.tournament.results import Results
 
@@ -732,13 +761,80 @@ def confirm(
             {"name": "tuned", "strategy": str(strategy_file.resolve())},
         ],
     }
+    if sprt is not None:
+        if sprt.p1 <= sprt.p0:
+            raise TuneError(
+                f"a confirmation's SPRT tests that the tuned strategy is better: p1 must be "
+                f"above p0 (got p0={sprt.p0:g}, p1={sprt.p1:g})"
+            )
+        data["sprt"] = {"p0": sprt.p0, "p1": sprt.p1, "alpha": sprt.alpha, "beta": sprt.beta}
+    if bot_key is not None:
+        data["bot_key"] = bot_key
     config = build_config(data, base=space.path.parent, where=str(space.path))
     run_tournament(config, db, resume=True, workers=workers, backend=backend)
     with Results.open(db) as results:
         return read_report(results)
 
 
+@frozen
+class Confirmation:
+    """What a held-out confirmation says: a line per player count and, after a sequential
+    test, a line for the test; ``confirmed`` only when the tuned strategy is shown better."""
+
+    confirmed: bool
+    lines: tuple[str, ...]
+
+
+def judge(report: Report) -> Confirmation:
+    """The verdict of a confirmation tournament (entries ``incumbent`` then ``tuned``).
+
+    Without an SPRT: confirmed when, at every player count, the paired difference's 95%
+    interval lies above 0. With one, its decision alone counts (McNemar's p over pairs chosen
+    by a sequential stop is not a fixed-sample test): confirmed when it decided for ``p1``;
+    undecided at its cap is not confirmed — the incumbent stays."""
+    from deathangel.tournament.report import describe_sprt, p_text, signed_percent
+
+    lines: list[str] = []
+    every_cell = bool(report.pairs)
+    sequential = report.sprt is not None and report.config.sprt is not None
+    for pair in report.pairs:
+        d = pair.difference
+        if d is None:
+            every_cell = False
+            continue
+        shown = d.low > 0
+        every_cell = every_cell and shown
+        figures = (
+            f"  {pair.cell.label:<4} tuned - incumbent {signed_percent(d.difference)} "
+            f"[{signed_percent(d.low)}, {signed_percent(d.high)}], McNemar p {p_text(pair.p_value)}"
+        )
+        if sequential:
+            lines.append(figures)
+            continue
+        verdict = (
+            "confirmed: the tuned strategy is better"
+            if shown
+            else "not confirmed: keep the incumbent"
+            if d.high < 0 or pair.p_value >= 0.05
+            else "not confirmed"
+        )
+        lines.append(f"{figures}: {verdict}")
+    if not sequential:
+        return Confirmation(every_cell, tuple(lines))
+    assert report.sprt is not None and report.config.sprt is not None
+    decided = report.sprt.decision
+    cap = report.config.games * len(report.config.cells)
+    lines.append("  " + describe_sprt(report.config.sprt, report.sprt, "incumbent", "tuned", cap))
+    lines.append(
+        "  confirmed: the tuned strategy is better"
+        if decided == "H1"
+        else "  not confirmed: keep the incumbent"
+    )
+    return Confirmation(decided == "H1", tuple(lines))
+
+
 __all__ = [
+    "Confirmation",
     "Dimension",
     "SearchSpace",
     "StudySummary",
@@ -747,6 +843,7 @@ __all__ = [
     "clearly_worse",
     "confirm",
     "interval",
+    "judge",
     "open_study",
     "play_games",
     "read_space",

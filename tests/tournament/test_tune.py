@@ -18,10 +18,15 @@ import pytest
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import simulate
+from deathangel.tournament.report import Report
 from deathangel.tournament.runner import InProcess, MissingExtraError
+from deathangel.tournament.stats import SprtDesign
 from deathangel.tournament.tune import (
+    Confirmation,
     TuneError,
     clearly_worse,
+    confirm,
+    judge,
     read_space,
     run_study,
     rungs,
@@ -226,3 +231,90 @@ def test_a_trial_cut_off_before_any_game_is_listed_without_figures() -> None:
     lines = trial_lines(summary, space)
     assert lines[1] == "  #0   complete    32 games  0.4062 [0.2552, 0.5774]  horizon=2"
     assert lines[2] == "  #1   failed       0 games  no games finished  horizon=3"
+
+
+# -- the held-out confirmation -------------------------------------------------------------------
+
+INCUMBENT = 'incumbent = "rules:rules=sabotaged.rules.toml"\n'
+"""The sabotaged rules as the incumbent (a path beside the search space, as a user writes it):
+on solo seeds it wins about 2 games in 150 where the default rules win 14."""
+
+
+def confirmation(
+    folder: Path, tuned_spec: str, games: int, sprt: SprtDesign | None = None
+) -> tuple[Report, Confirmation]:
+    space = read_space(space_file(folder, top=INCUMBENT))
+    tuned = write_strategy_file(folder / "tuned.toml", tuned_spec, "the candidate")
+    report = confirm(
+        space, tuned, folder / "c.db", games=games, sprt=sprt, backend=InProcess(),
+        bot_key=TEST_BOT_KEY,
+    )  # fmt: skip
+    return report, judge(report)
+
+
+def test_a_clearly_better_winner_is_confirmed_on_the_held_out_seeds(tmp_path: Path) -> None:
+    report, verdict = confirmation(tmp_path, "rules", 200)
+    (pair,) = report.pairs
+    t = pair.table
+    assert t.both + t.only_a + t.only_b + t.neither == 200
+    assert report.config.seed == 900000  # the space's held-out range
+    assert t.only_b > t.only_a  # the default rules win where the sabotaged ones lose
+    assert pair.difference is not None and pair.difference.low > 0
+    assert verdict.confirmed
+    assert verdict.lines[0].endswith("confirmed: the tuned strategy is better")
+
+
+def test_a_worse_or_equal_winner_is_not_confirmed(tmp_path: Path) -> None:
+    worse_dir, same_dir = tmp_path / "worse", tmp_path / "same"
+    worse_dir.mkdir()
+    same_dir.mkdir()
+    _, worse = confirmation(
+        worse_dir, "rules:rules=" + str(worse_dir / "sabotaged.rules.toml"), 200
+    )
+    assert not worse.confirmed
+    assert worse.lines[0].endswith("not confirmed: keep the incumbent")
+    # The incumbent against itself: the same deals and bot seeds, so every pair is tied and
+    # the difference is 0 with an interval around it: no confirmation either.
+    report, same = confirmation(
+        same_dir, "rules:rules=" + str(same_dir / "sabotaged.rules.toml"), 30
+    )
+    (pair,) = report.pairs
+    assert pair.difference is not None and pair.difference.difference == 0
+    assert pair.difference.low < 0 < pair.difference.high
+    assert not same.confirmed
+
+
+def test_a_sequential_confirmation_stops_once_the_winner_is_clear(tmp_path: Path) -> None:
+    report, verdict = confirmation(tmp_path, "rules", 300, SprtDesign(0.5, 0.8))
+    assert report.sprt is not None and report.sprt.decision == "H1"
+    # Decided long before its cap of 300 pairs (a batch in flight may finish after it).
+    assert report.sprt.pairs < 200 and report.games < 2 * 200
+    assert verdict.confirmed
+    assert "decided p1" in verdict.lines[-2]
+    assert verdict.lines[-1] == "  confirmed: the tuned strategy is better"
+
+
+def test_a_sequential_confirmation_of_a_worse_winner_keeps_the_incumbent(tmp_path: Path) -> None:
+    sabotaged = "rules:rules=" + str(tmp_path / "sabotaged.rules.toml")
+    # The rules against their sabotaged self as the tuned candidate: decided for p0, or at
+    # the most undecided at the cap; never confirmed.
+    report, verdict = confirmation(tmp_path, sabotaged, 120, SprtDesign(0.5, 0.8))
+    assert report.sprt is not None and report.sprt.decision != "H1"
+    assert not verdict.confirmed
+    assert verdict.lines[-1] == "  not confirmed: keep the incumbent"
+
+
+def test_a_confirmation_sprt_must_test_for_a_better_winner(tmp_path: Path) -> None:
+    space = space_file(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "deathangel", "tune", str(space), "--confirm-sprt", "0.7", "0.5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [
+        "error: --confirm-sprt tests that the tuned strategy is better: P1 must be above P0 "
+        "(got 0.7 0.5)"
+    ]
+    assert not (tmp_path / "space.study.db").exists()  # refused before any trial
