@@ -61,6 +61,13 @@ def tune_cli(
             "--confirm-games is its cap.",
         ),
     ] = None,
+    confirm_db: Annotated[
+        Path | None,
+        typer.Option(
+            "--confirm-db",
+            help="The confirmation's results database (default: OUT with .confirm.db).",
+        ),
+    ] = None,
     alpha: Annotated[
         float, typer.Option("--alpha", help="SPRT: chance of confirming a winner that is not.")
     ] = 0.05,
@@ -141,7 +148,8 @@ def tune_cli(
         if not quiet:
             typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
         if confirm_games > 0:
-            _confirm(space, out_path, confirm_games, sprt, backend, quiet)
+            db = confirm_db if confirm_db is not None else out_path.with_suffix(".confirm.db")
+            _confirm(space, out_path, db, confirm_games, sprt, backend, quiet)
     finally:
         backend.close()
 
@@ -166,12 +174,26 @@ def _short(value: Any) -> str:
 
 
 def _confirm(
-    space: SearchSpace, tuned: Path, games: int, sprt: SprtDesign | None, backend: Any, quiet: bool
+    space: SearchSpace,
+    tuned: Path,
+    db: Path,
+    games: int,
+    sprt: SprtDesign | None,
+    backend: Any,
+    quiet: bool,
 ) -> None:
+    from deathangel.tournament.results import OtherTournamentError
     from deathangel.tournament.tune import confirm, judge
 
-    db = tuned.with_suffix(".confirm.db")
-    report = confirm(space, tuned, db, games=games, sprt=sprt, backend=backend)
+    try:
+        report = confirm(space, tuned, db, games=games, sprt=sprt, backend=backend)
+    except OtherTournamentError as exc:
+        # Its games are kept: another confirmation (another --confirm-games, an SPRT, another
+        # winner) goes to a database of its own.
+        raise DeathAngelError(
+            f"{db} holds another confirmation ({', '.join(exc.differ)} differ); give the same "
+            "options to resume it, or --confirm-db NEW.db for this one"
+        ) from None
     if quiet:
         return
     typer.echo(

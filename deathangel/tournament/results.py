@@ -134,6 +134,15 @@ class ResultsError(DeathAngelError, ValueError):
     """A results database that is missing, foreign, damaged, or holds a different tournament."""
 
 
+class OtherTournamentError(ResultsError):
+    """The database holds another tournament than the one asked to resume: a command that
+    names the database its own way (``tune``'s confirmation) says which option to change."""
+
+    def __init__(self, message: str, differ: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.differ = differ
+
+
 def integrity_problem(conn: sqlite3.Connection) -> str | None:
     """SQLite's own check of the file, ``PRAGMA quick_check`` (every page and record; not the
     slower ``integrity_check``'s comparison of each index with its table, which measured 2.1 s
@@ -295,9 +304,10 @@ class Results:
             return
         mine, theirs = self.config.to_dict(), config.to_dict()
         differ = [key for key in mine if mine[key] != theirs.get(key)]
-        raise ResultsError(
+        raise OtherTournamentError(
             f"{self.path} holds a different tournament ({', '.join(differ)} differ); "
-            "use the same config to resume, or another --db"
+            "use the same config to resume, or another --db",
+            tuple(differ),
         )
 
     def meta_value(self, key: str) -> str | None:

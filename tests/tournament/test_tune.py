@@ -318,3 +318,34 @@ def test_a_confirmation_sprt_must_test_for_a_better_winner(tmp_path: Path) -> No
         "(got 0.7 0.5)"
     ]
     assert not (tmp_path / "space.study.db").exists()  # refused before any trial
+
+
+def test_another_confirmation_is_refused_in_one_line_and_the_first_kept(tmp_path: Path) -> None:
+    space = space_file(tmp_path)
+    base = [sys.executable, "-m", "deathangel", "tune", str(space), "-q", "--workers", "0"]
+    small = ["--trials", "1", "--games", "8", "--finalists", "0", "--confirm-games", "10"]
+    first = subprocess.run([*base, *small], capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    db = tmp_path / "space.tuned.confirm.db"
+    again = subprocess.run(
+        [*base, *small, "--confirm-sprt", "0.5", "0.7"], capture_output=True, text=True, timeout=300
+    )
+    assert again.returncode == 1
+    assert again.stderr.strip().splitlines() == [
+        f"error: {db} holds another confirmation (sprt differ); give the same options to "
+        "resume it, or --confirm-db NEW.db for this one"
+    ]
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (20,)  # kept, whole
+    finally:
+        conn.close()
+    other = tmp_path / "sequential.db"
+    third = subprocess.run(
+        [*base, *small, "--confirm-sprt", "0.5", "0.7", "--confirm-db", str(other)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert third.returncode == 0, third.stderr
+    assert other.is_file()
