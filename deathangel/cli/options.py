@@ -1,6 +1,7 @@
 """The options several commands share: ``--bot-key`` and ``--isolate`` (where bots are
 seated), ``--workers`` and ``--dask`` (where games are played on a tournament's backends),
-``--json`` and ``--markdown`` of the commands that print a report."""
+``--json`` and ``--markdown`` of the commands that print a report, ``--alpha`` and ``--beta``
+of the commands that run an SPRT."""
 
 from __future__ import annotations
 
@@ -42,4 +43,10 @@ DaskOption = Annotated[
 ReportJsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 MarkdownOption = Annotated[
     bool, typer.Option("--markdown", help="Print Markdown tables (for docs).")
+]
+AlphaOption = Annotated[
+    float, typer.Option("--alpha", help="SPRT: chance of deciding P1 when P0 holds.")
+]
+BetaOption = Annotated[
+    float, typer.Option("--beta", help="SPRT: chance of deciding P0 when P1 holds.")
 ]

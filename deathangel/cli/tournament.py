@@ -18,7 +18,14 @@ import typer
 from attrs import evolve
 
 from deathangel.cli.expansions import VariantOption, WithOption
-from deathangel.cli.options import BotKeyOption, DaskOption, IsolateOption, WorkersOption
+from deathangel.cli.options import (
+    AlphaOption,
+    BetaOption,
+    BotKeyOption,
+    DaskOption,
+    IsolateOption,
+    WorkersOption,
+)
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -155,12 +162,8 @@ def tournament_cli(
             "the second entry wins is decided to be P0 or P1 (--games is the hard cap).",
         ),
     ] = None,
-    alpha: Annotated[
-        float, typer.Option("--alpha", help="SPRT: chance of deciding P1 when P0 holds.")
-    ] = 0.05,
-    beta: Annotated[
-        float, typer.Option("--beta", help="SPRT: chance of deciding P0 when P1 holds.")
-    ] = 0.05,
+    alpha: AlphaOption = 0.05,
+    beta: BetaOption = 0.05,
     plugin: Annotated[
         list[str] | None,
         typer.Option(

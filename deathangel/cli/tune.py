@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from deathangel.cli.options import DaskOption, WorkersOption
+from deathangel.cli.options import AlphaOption, BetaOption, DaskOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -68,12 +68,8 @@ def tune_cli(
             help="The confirmation's results database (default: OUT with .confirm.db).",
         ),
     ] = None,
-    alpha: Annotated[
-        float, typer.Option("--alpha", help="SPRT: chance of confirming a winner that is not.")
-    ] = 0.05,
-    beta: Annotated[
-        float, typer.Option("--beta", help="SPRT: chance of missing a winner that is.")
-    ] = 0.05,
+    alpha: AlphaOption = 0.05,
+    beta: BetaOption = 0.05,
     workers: WorkersOption = None,
     dask: DaskOption = None,
     seed: Annotated[
