@@ -14,6 +14,7 @@ import typer
 
 from deathangel.cli.options import MarkdownOption, ReportJsonOption
 from deathangel.cli.output import output_folder, print_report, write_files
+from deathangel.cli.pace import rate_text
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def print_tables(report: Report, console: Console) -> None:
         rate = run["games"] / run["seconds"] if run["seconds"] else 0.0
         console.print(
             f"run {run['started']}: {run['games']} games in {run['seconds']:.1f} s "
-            f"({rate:.1f} games/s, {run['workers']} worker(s), {run['backend']}; {run['status']})",
+            f"({rate_text(rate)}, {run['workers']} worker(s), {run['backend']}; {run['status']})",
             style="dim",
             soft_wrap=True,
         )

@@ -26,6 +26,7 @@ from deathangel.cli.options import (
     IsolateOption,
     WorkersOption,
 )
+from deathangel.cli.pace import duration_text, rate_text
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ def summary_lines(summary: RunSummary, config: TournamentConfig, db: Path) -> li
     if summary.status == "nothing to do":
         lines = [f"{db}: all {summary.done} games are stored; nothing to do."]
     else:
-        rate = f"{summary.per_second:.1f} games/s"
+        rate = rate_text(summary.per_second)
         lines = [
             f"{summary.played} game(s) played in {summary.seconds:.1f} s ({rate} on "
             f"{summary.workers} worker(s), {summary.backend}); "
@@ -287,7 +288,7 @@ class _Plain:
         if now - self._last < 10 and done < total:
             return
         self._last = now
-        speed = f", {rate:.1f} games/s, {_duration((total - done) / rate)} left" if rate else ""
+        speed = f", {rate_text(rate)}, {duration_text((total - done) / rate)} left" if rate else ""
         print(f"{done}/{total} games{speed}", file=sys.stderr, flush=True)
 
 
@@ -300,7 +301,7 @@ class _Silent:
 
 
 class _Bar:
-    """The rich progress bar: games done, games/s this run, time left."""
+    """The rich progress bar: games done, this run's pace, time left."""
 
     def __enter__(self) -> Progress:
         from rich.console import Console
@@ -316,7 +317,7 @@ class _Bar:
             TextColumn("games"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]:.1f} games/s"),
+            TextColumn("{task.fields[pace]}"),
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
@@ -327,9 +328,10 @@ class _Bar:
 
     def update(self, done: int, total: int, rate: float) -> None:
         if self._task is None:
-            self._task = self._bar.add_task("games", total=total, completed=done, rate=rate)
+            pace = rate_text(rate)
+            self._task = self._bar.add_task("games", total=total, completed=done, pace=pace)
         else:
-            self._bar.update(self._task, completed=done, rate=rate)
+            self._bar.update(self._task, completed=done, pace=rate_text(rate))
 
     def __exit__(self, *exc: object) -> None:
         self._bar.__exit__(None, None, None)
@@ -339,9 +341,3 @@ def _progress(quiet: bool) -> Any:
     if quiet:
         return _Silent()
     return _Bar() if sys.stderr.isatty() else _Plain()
-
-
-def _duration(seconds: float) -> str:
-    minutes, sec = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{sec:02d}s"
