@@ -228,6 +228,48 @@ def test_workers_that_keep_dying_stop_the_run_with_what_it_stored(tmp_path: Path
     conn.close()
 
 
+def test_a_stop_that_lands_inside_a_write_lets_it_finish_and_stops_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C arriving between a transaction's BEGIN and its block (the race a loaded machine
+    hit in the CLI's stop test): the batch is stored whole, the run ends ``interrupted``, and
+    resuming finishes it. Raised there, it left the transaction open and the run failed."""
+    import os
+    import signal
+
+    import deathangel.tournament.results as results_module
+
+    armed: list[bool] = []
+    begin = results_module._Transaction.__enter__
+
+    def begin_then_ctrl_c(self: Any) -> None:
+        begin(self)
+        if armed:
+            armed.clear()
+            os.kill(os.getpid(), signal.SIGINT)  # its handler runs here, before the block
+
+    write = Results.write
+
+    def armed_write(self: Results, *args: Any) -> None:
+        armed.append(True)
+        write(self, *args)
+
+    monkeypatch.setattr(results_module._Transaction, "__enter__", begin_then_ctrl_c)
+    monkeypatch.setattr(Results, "write", armed_write)
+    cfg = config(games=6, players=1, entry=[{"strategy": "random"}])
+    db = tmp_path / "r.db"
+    summary = run_tournament(cfg, db, workers=0, batch=2)
+    assert summary.status == "interrupted"
+    assert summary.done == 2  # the batch the stop landed in, whole
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
+    assert conn.execute("SELECT count(*) FROM games").fetchone() == (2,)
+    conn.close()
+    monkeypatch.undo()
+    again = run_tournament(cfg, db, resume=True, workers=0, batch=2)
+    assert (again.status, again.played, again.done) == ("finished", 4, 6)
+
+
 # -- the SPRT in a run ---------------------------------------------------------------------------
 
 
