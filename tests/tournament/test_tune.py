@@ -235,15 +235,20 @@ def test_a_trial_cut_off_before_any_game_is_listed_without_figures() -> None:
 
 # -- the held-out confirmation -------------------------------------------------------------------
 
-INCUMBENT = 'incumbent = "rules:rules=sabotaged.rules.toml"\n'
+SABOTAGED_INCUMBENT = 'incumbent = "rules:rules=sabotaged.rules.toml"\n'
 """The sabotaged rules as the incumbent (a path beside the search space, as a user writes it):
 on solo seeds it wins about 2 games in 150 where the default rules win 14."""
+DEFAULT_INCUMBENT = 'incumbent = "rules"\n'
 
 
 def confirmation(
-    folder: Path, tuned_spec: str, games: int, sprt: SprtDesign | None = None
+    folder: Path,
+    tuned_spec: str,
+    games: int,
+    sprt: SprtDesign | None = None,
+    incumbent: str = SABOTAGED_INCUMBENT,
 ) -> tuple[Report, Confirmation]:
-    space = read_space(space_file(folder, top=INCUMBENT))
+    space = read_space(space_file(folder, top=incumbent))
     tuned = write_strategy_file(folder / "tuned.toml", tuned_spec, "the candidate")
     report = confirm(
         space, tuned, folder / "c.db", games=games, sprt=sprt, backend=InProcess(),
@@ -253,10 +258,10 @@ def confirmation(
 
 
 def test_a_clearly_better_winner_is_confirmed_on_the_held_out_seeds(tmp_path: Path) -> None:
-    report, verdict = confirmation(tmp_path, "rules", 200)
+    report, verdict = confirmation(tmp_path, "rules", 120)
     (pair,) = report.pairs
     t = pair.table
-    assert t.both + t.only_a + t.only_b + t.neither == 200
+    assert t.both + t.only_a + t.only_b + t.neither == 120
     assert report.config.seed == 900000  # the space's held-out range
     assert t.only_b > t.only_a  # the default rules win where the sabotaged ones lose
     assert pair.difference is not None and pair.difference.low > 0
@@ -268,17 +273,19 @@ def test_a_worse_or_equal_winner_is_not_confirmed(tmp_path: Path) -> None:
     worse_dir, same_dir = tmp_path / "worse", tmp_path / "same"
     worse_dir.mkdir()
     same_dir.mkdir()
-    _, worse = confirmation(
-        worse_dir, "rules:rules=" + str(worse_dir / "sabotaged.rules.toml"), 200
-    )
+    # The sabotaged rules as the "winner", the default rules the incumbent: worse.
+    sabotaged = "rules:rules=" + str(worse_dir / "sabotaged.rules.toml")
+    report, worse = confirmation(worse_dir, sabotaged, 80, incumbent=DEFAULT_INCUMBENT)
+    (pair,) = report.pairs
+    assert pair.difference is not None and pair.difference.difference < 0
     assert not worse.confirmed
     assert worse.lines[0].endswith("not confirmed: keep the incumbent")
     # The incumbent against itself: the same deals and bot seeds, so every pair is tied and
     # the difference is 0 with an interval around it: no confirmation either.
-    report, same = confirmation(
-        same_dir, "rules:rules=" + str(same_dir / "sabotaged.rules.toml"), 30
-    )
+    same_spec = "rules:rules=" + str(same_dir / "sabotaged.rules.toml")
+    report, same = confirmation(same_dir, same_spec, 30)
     (pair,) = report.pairs
+    assert pair.table.only_a == pair.table.only_b == 0
     assert pair.difference is not None and pair.difference.difference == 0
     assert pair.difference.low < 0 < pair.difference.high
     assert not same.confirmed
@@ -294,14 +301,26 @@ def test_a_sequential_confirmation_stops_once_the_winner_is_clear(tmp_path: Path
     assert verdict.lines[-1] == "  confirmed: the tuned strategy is better"
 
 
-def test_a_sequential_confirmation_of_a_worse_winner_keeps_the_incumbent(tmp_path: Path) -> None:
+def test_a_sequential_confirmation_of_a_worse_or_equal_winner_keeps_the_incumbent(
+    tmp_path: Path,
+) -> None:
     sabotaged = "rules:rules=" + str(tmp_path / "sabotaged.rules.toml")
-    # The rules against their sabotaged self as the tuned candidate: decided for p0, or at
-    # the most undecided at the cap; never confirmed.
-    report, verdict = confirmation(tmp_path, sabotaged, 120, SprtDesign(0.5, 0.8))
-    assert report.sprt is not None and report.sprt.decision != "H1"
+    report, verdict = confirmation(
+        tmp_path, sabotaged, 300, SprtDesign(0.5, 0.8), incumbent=DEFAULT_INCUMBENT
+    )
+    assert report.sprt is not None and report.sprt.decision == "H0"
+    assert report.sprt.pairs < 300  # decided before its cap
     assert not verdict.confirmed
+    assert "decided p0" in verdict.lines[-2]
     assert verdict.lines[-1] == "  not confirmed: keep the incumbent"
+    # The incumbent against itself: no discordant pair, undecided at the cap: not confirmed.
+    same_dir = tmp_path / "same"
+    same_dir.mkdir()
+    same_spec = "rules:rules=" + str(same_dir / "sabotaged.rules.toml")
+    report, same = confirmation(same_dir, same_spec, 20, SprtDesign(0.5, 0.8))
+    assert report.sprt is not None and report.sprt.decision is None
+    assert "undecided at the cap of 20 pairs" in same.lines[-2]
+    assert not same.confirmed
 
 
 def test_a_confirmation_sprt_must_test_for_a_better_winner(tmp_path: Path) -> None:
