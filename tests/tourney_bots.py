@@ -1,7 +1,8 @@
 """Strategies for tournament tests, registered as a plugin module (``plugins = ["tourney_bots"]``
 in a tournament file, or ``--plugin tourney_bots``; ``tests/`` must be on ``PYTHONPATH``).
 
-- ``first``: always the first legal option — a second entry unlike ``random``;
+- ``first``: always the first legal option — a second entry unlike ``random`` (``pause``:
+  a sleep as each game begins, to make a run last);
 - ``flaky``: random, but raises in every game where its own seed is a multiple of
   ``fail_every`` (a test works out which games from the tournament's bot key);
 - ``crash_once``: random, but the first game it plays while the file ``marker`` exists kills
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -28,12 +30,19 @@ from deathangel.plugins.hookspecs import API_VERSION, hookimpl
 
 
 class FirstOption:
-    """Always the first legal option."""
+    """Always the first legal option.
+
+    :param pause: seconds to sleep as each game begins (its choices unchanged): a run of fast
+        games that a test must stop half-way lasts long enough, however loaded the machine,
+        for the stop to land while games are still being played.
+    """
 
     observes = False
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, pause: float = 0.0) -> None:
         self.seed = seed
+        if pause > 0:
+            time.sleep(pause)
 
     def choose(self, observation: Any, decision: Decision) -> Option:
         return decision.options[0]

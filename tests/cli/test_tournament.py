@@ -212,6 +212,12 @@ def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
     games, players = HALF_WAY
     total = games * len(players) * 2
     config = write_config(tmp_path, games=games, players=str(players))
+    # The same choices as the reference's `first`, but each game pauses 10 ms: about 1 s of
+    # games, so that on a loaded machine the stop still lands mid-run (without it, the run
+    # was once over before this test's poll saw a third of it stored).
+    text = config.read_text(encoding="utf-8")
+    paced = text.replace('strategy = "first"', 'strategy = "first:pause=0.01"')
+    config.write_text(paced, encoding="utf-8")
     db = tmp_path / "t.db"
     proc = start("tournament", str(config), "--workers", "2", "--batch", "3", cwd=tmp_path)
     try:
