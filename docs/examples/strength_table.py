@@ -4,8 +4,10 @@
 
 Each database is read through ``deathangel report --json`` (so the figures are the report's:
 Wilson intervals, Newcombe's paired interval, McNemar's exact p). A strategy's row comes
-from the database that played it most at that player count; its paired difference over
-``rules`` from a database where both played the same seeds. ``--times`` adds time per
+from the database that played it most at that player count, together with any other that
+played it on seeds none of those holds (a run extended on the seeds after it: the games are
+added up and the intervals computed afresh); its paired difference over ``rules`` likewise,
+from databases where both played the same seeds. ``--times`` adds time per
 decision (median, 90th percentile) from a JSON object ``{"STRATEGY/PLAYERS": [median_s, p90_s]}``.
 """
 
@@ -16,6 +18,8 @@ import json
 import subprocess
 import sys
 from typing import Any
+
+from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_difference, wilson_interval
 
 ORDER = ("random", "rules", "mcts", "mcts-strong")
 
@@ -39,6 +43,47 @@ def ms(seconds: float) -> str:
     return f"{1000 * seconds:.2f} ms" if seconds < 0.01 else f"{1000 * seconds:.0f} ms"
 
 
+def disjoint(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The run with the most games, and every other whose seed range (as its tournament was
+    set, whether finished or not) meets none of those taken."""
+    taken: list[dict[str, Any]] = []
+    for run in sorted(found, key=lambda r: -r["played"]):
+        lo, hi = run["seed"], run["seed"] + run["n"]
+        if all(hi <= t["seed"] or t["seed"] + t["n"] <= lo for t in taken):
+            taken.append(run)
+    return taken
+
+
+def merged_entry(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    games = sum(r["games"] for r in runs)
+    wins = sum(r["wins"] for r in runs)
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "win_rate": wins / games,
+        "win_rate_low": low,
+        "win_rate_high": high,
+        "mean_locations": sum(r["mean_locations"] * r["games"] for r in runs) / games,
+    }
+
+
+def merged_pair(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    table = PairTable(
+        both=sum(r["both_won"] for r in runs),
+        only_a=sum(r["only_a_won"] for r in runs),
+        only_b=sum(r["only_b_won"] for r in runs),
+        neither=sum(r["neither_won"] for r in runs),
+    )
+    diff = paired_difference(table)
+    return {
+        "pairs": table.pairs,
+        "difference": diff.difference,
+        "difference_low": diff.low,
+        "difference_high": diff.high,
+        "mcnemar_p": mcnemar_exact(table.only_a, table.only_b),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dbs", nargs="+")
@@ -48,19 +93,20 @@ def main() -> None:
     if args.times:
         with open(args.times, encoding="utf-8") as f:
             times = json.load(f)
-    rows: dict[tuple[int, str], dict[str, Any]] = {}
-    pairs: dict[tuple[int, str], dict[str, Any]] = {}
+    found_rows: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    found_pairs: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for db in args.dbs:
         data = report(db)
+        seed, n = data["config"]["seed"], data["config"]["games"]
         for e in data["entries"]:
-            key = (e["players"], e["entry"])
-            if e["games"] > rows.get(key, {}).get("games", -1):
-                rows[key] = {**e, "db": db}
+            run = {**e, "seed": seed, "n": n, "played": e["games"]}
+            found_rows.setdefault((e["players"], e["entry"]), []).append(run)
         for p in data["pairs"]:
-            if p["a"] == "rules" and p["pairs"] > pairs.get((p["players"], p["b"]), {}).get(
-                "pairs", -1
-            ):
-                pairs[(p["players"], p["b"])] = p
+            if p["a"] == "rules":
+                run = {**p, "seed": seed, "n": n, "played": p["pairs"]}
+                found_pairs.setdefault((p["players"], p["b"]), []).append(run)
+    rows = {key: merged_entry(disjoint(runs)) for key, runs in found_rows.items()}
+    pairs = {key: merged_pair(disjoint(runs)) for key, runs in found_pairs.items()}
     print(
         "| players | strategy | games | win rate | 95% interval | mean locations "
         "| time per decision: median, 90th pct | over `rules` (paired) | 95% interval "
@@ -75,7 +121,7 @@ def main() -> None:
             t = times.get(f"{name}/{players}")
             timing = f"{ms(t[0])}, {ms(t[1])}" if t else "–"
             p = pairs.get((players, name))
-            if p is None or p["difference"] is None:
+            if p is None:
                 diff = "| – | – | – |"
             else:
                 diff = (

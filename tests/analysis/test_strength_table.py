@@ -1,0 +1,70 @@
+"""The strength table's script adds up a run extended on later seeds, and nothing else.
+
+docs/examples/strength_table.py builds the 1–6 player table of docs/strategies.md from
+tournament databases; a row may come from two runs (the first 60 seeds, then the 340 after
+them). Adding an overlapping run would count games twice, so only runs whose seed ranges
+do not meet are added up. Expected figures are worked out by hand below.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "strength_table.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_table", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(seed: int, n: int, played: int, **more: float) -> dict[str, float]:
+    return {"seed": seed, "n": n, "played": played, **more}
+
+
+def test_runs_on_disjoint_seeds_are_taken_and_an_overlapping_one_is_not() -> None:
+    table = _script()
+    first = _run(7000000, 60, 60, tag=1)
+    rest = _run(7000060, 340, 340, tag=2)
+    whole = _run(7000000, 400, 120, tag=3)  # set for 400 games, stopped at 120: overlaps both
+    taken = table.disjoint([first, whole, rest])
+    assert sorted(r["tag"] for r in taken) == [1, 2]
+    # The largest first: had the whole run played more than the rest, it alone is taken.
+    whole["played"] = 341
+    assert [r["tag"] for r in table.disjoint([first, whole, rest])] == [3]
+
+
+def test_added_up_rows_have_their_own_interval() -> None:
+    table = _script()
+    runs = [
+        {"games": 60, "wins": 31, "mean_locations": 3.5},
+        {"games": 340, "wins": 170, "mean_locations": 4.0},
+    ]
+    row = table.merged_entry(runs)
+    assert row["games"] == 400
+    assert row["win_rate"] == pytest.approx(201 / 400)
+    # Wilson's 95% interval of 201 in 400, worked out from its formula.
+    assert row["win_rate_low"] == pytest.approx(0.45371, abs=1e-5)
+    assert row["win_rate_high"] == pytest.approx(0.55124, abs=1e-5)
+    assert row["mean_locations"] == pytest.approx((60 * 3.5 + 340 * 4.0) / 400)
+
+
+def test_added_up_pairs_are_tested_afresh() -> None:
+    table = _script()
+    runs = [
+        {"both_won": 2, "only_a_won": 1, "only_b_won": 5, "neither_won": 12},
+        {"both_won": 3, "only_a_won": 2, "only_b_won": 4, "neither_won": 11},
+    ]
+    pair = table.merged_pair(runs)
+    assert pair["pairs"] == 40
+    assert pair["difference"] == pytest.approx((14 - 8) / 40)
+    # McNemar exact: 3 of 12 discordant pairs to A, two-sided: 2 (1 + 12 + 66 + 220) / 4096.
+    assert pair["mcnemar_p"] == pytest.approx(2 * 299 / 4096)
+    assert pair["difference_low"] < pair["difference"] < pair["difference_high"]
