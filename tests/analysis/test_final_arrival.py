@@ -1,0 +1,65 @@
+"""docs/examples/final_arrival.py: the marines a strategy brings to the final location.
+
+The facts are written by hand in the form the tournament stores them
+(``deathangel/tournament/facts.py``), so the counts below are known without the script.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sqlite3
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_arrival.py"
+
+REACHED = [["Void Lock - 1 player", 0], ["Black Holds", 3], ["Genetorium", 6], ["Lair", 9]]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("final_arrival", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _facts(
+    deaths: list[list[Any]], rescues: list[list[int]], reached: Any = REACHED
+) -> dict[str, Any]:
+    return {"reached": reached, "deaths": deaths, "rescues": rescues, "marines": 6}
+
+
+def test_the_marines_standing_count_deaths_and_rescues_before_the_final_location() -> None:
+    script = _script()
+    deaths = [
+        ["Brother Leon", "red", 0, "slain by genestealers from behind", 2],
+        ["Brother Leon", "red", 2, "slain by genestealers in front", 7],  # fell again
+        ["Brother Zael", "purple", 3, "slain by genestealers in front", 10],  # at the final
+    ]
+    rescues = [[4, 1]]  # Leon brought back at Black Holds
+    assert script.standing_on_arrival(_facts(deaths, rescues)) == 6 - 2 + 1
+    # A game that never reached the final location is left out.
+    assert script.standing_on_arrival(_facts([], [], REACHED[:3])) is None
+
+
+def test_the_table_splits_games_by_marines_on_arrival(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE games (id INTEGER, players INTEGER, entry TEXT, outcome TEXT)")
+    conn.execute("CREATE TABLE facts (game_id INTEGER, data TEXT)")
+    one_down = [["Brother Leon", "red", 1, "slain by genestealers in front", 4]]
+    games = [
+        (1, "mcts", "victory", _facts([], [])),
+        (2, "mcts", "defeat", _facts([], [])),
+        (3, "mcts", "victory", _facts(one_down, [])),
+        (4, "rules", "defeat", _facts([], [], REACHED[:2])),
+    ]
+    for gid, entry, outcome, facts in games:
+        conn.execute("INSERT INTO games VALUES (?, 1, ?, ?)", (gid, entry, outcome))
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (gid, json.dumps(facts)))
+    conn.commit()
+    conn.close()
+    assert _script().table(str(db), []) == {"mcts": {5: (1, 1), 6: (2, 1)}}
