@@ -35,7 +35,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field
+from attrs import define, evolve, field
 
 import deathangel.engine.decisions as d
 from deathangel.engine.defence import slays, swarm_strength
@@ -429,6 +429,7 @@ def mcts(
     rollout: str = "",
     value: str = "progress",
     final_horizon: int = -1,
+    standing: float = DEFAULT_WEIGHTS.standing,
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -449,7 +450,11 @@ def mcts(
         (a shipped one's name, or a JSON file from 'deathangel value fit')
     :param final_horizon: horizon of a search at the final location; 0: to the end; -1: as
         horizon
+    :param standing: the progress value's log-odds per marine standing (higher: keep marines
+        at the price of progress); not used with a value model
     """
+    if standing < 0:
+        raise ValueError(f"standing must be 0 or more, not {standing}")
     own = policy_named(policy)
     return MctsPlayer(
         seed,
@@ -462,6 +467,7 @@ def mcts(
         confidence,
         policy=own,
         rollout=policy_named(rollout) if rollout else own,
+        weights=evolve(DEFAULT_WEIGHTS, standing=standing),
         value=value_named(value),
         final_horizon=final_horizon,
     )

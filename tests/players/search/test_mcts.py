@@ -500,3 +500,18 @@ def test_final_horizon_is_passed_and_checked() -> None:
     assert parse_spec("mcts:horizon=3").make(1).final_horizon == 3  # -1: as horizon
     with pytest.raises(StrategySpecError, match="final_horizon must be"):
         parse_spec("mcts:final_horizon=-2").make(1)
+
+
+def test_standing_weighs_the_marines_in_the_progress_value() -> None:
+    t = table()
+    state = solo(BLIPS, location_deck=LOCATIONS)  # two marines standing, nothing engaged
+    shipped = parse_spec("mcts").make(1)
+    assert shipped.weights == ValueWeights()  # the default changes nothing
+    keen = parse_spec("mcts:standing=1.5").make(1)
+    assert keen.weights.standing == 1.5
+    # Solo-scaled: two of two marines count as six, so the log-odds rise by 6 x (1.5 - 0.654).
+    logit = math.log(keen.value(state, t) / (1 - keen.value(state, t)))
+    base = math.log(shipped.value(state, t) / (1 - shipped.value(state, t)))
+    assert logit - base == pytest.approx(6 * (1.5 - 0.654))
+    with pytest.raises(StrategySpecError, match="standing must be 0 or more"):
+        parse_spec("mcts:standing=-1").make(1)
