@@ -35,7 +35,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field
+from attrs import define, evolve, field
 
 import deathangel.engine.decisions as d
 from deathangel.engine.defence import slays, swarm_strength
@@ -155,6 +155,7 @@ class MctsPlayer:
         rollout: RolloutPolicy | None = None,
         weights: ValueWeights = DEFAULT_WEIGHTS,
         value: PositionValue | None = None,
+        final_horizon: int = -1,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -164,10 +165,18 @@ class MctsPlayer:
             raise ValueError(f"horizon must be 0 (to the end) or a number of rounds, not {horizon}")
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
+        if final_horizon < -1:
+            raise ValueError(
+                f"final_horizon must be -1 (as horizon), 0 (to the end) or a number of rounds,"
+                f" not {final_horizon}"
+            )
         self.seed = seed
         self.iterations = iterations
         self.seconds = seconds
         self.horizon = horizon
+        self.final_horizon = horizon if final_horizon == -1 else final_horizon
+        """The horizon of a search that starts at the final location, where the game ends
+        within a few rounds and its own victory condition decides it."""
         self.depth = depth
         self.exploration = exploration
         self.margin = margin
@@ -269,7 +278,10 @@ class MctsPlayer:
         root = _Node()
         values: dict[Option, dict[int, float]] = {o: {} for o in options}
         # The rollout stops as the round ``horizon`` rounds after this one begins.
-        limit = observation.state.round + self.horizon - 1 if self.horizon else 1 << 30
+        # (The seat sees how many locations are left, not which: its counts, not the deck.)
+        final = observation.state.location is not None and not observation.counts.location_deck
+        horizon = self.final_horizon if final else self.horizon
+        limit = observation.state.round + horizon - 1 if horizon else 1 << 30
         deadline = started + self.seconds if self.seconds > 0 else math.inf
         rounds = max(1, math.ceil(math.log2(len(options))))
         survivors = options
@@ -416,6 +428,8 @@ def mcts(
     policy: str = "default",
     rollout: str = "",
     value: str = "progress",
+    final_horizon: int = -1,
+    standing: float = DEFAULT_WEIGHTS.standing,
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -434,7 +448,13 @@ def mcts(
     :param rollout: policy that plays the rollouts, if not the same (greedy or a rule set)
     :param value: what a rollout cut short is worth: progress (hand-made), or a value model
         (a shipped one's name, or a JSON file from 'deathangel value fit')
+    :param final_horizon: horizon of a search at the final location; 0: to the end; -1: as
+        horizon
+    :param standing: the progress value's log-odds per marine standing (higher: keep marines
+        at the price of progress); not used with a value model
     """
+    if standing < 0:
+        raise ValueError(f"standing must be 0 or more, not {standing}")
     own = policy_named(policy)
     return MctsPlayer(
         seed,
@@ -447,7 +467,9 @@ def mcts(
         confidence,
         policy=own,
         rollout=policy_named(rollout) if rollout else own,
+        weights=evolve(DEFAULT_WEIGHTS, standing=standing),
         value=value_named(value),
+        final_horizon=final_horizon,
     )
 
 

@@ -440,3 +440,78 @@ def test_the_value_is_the_logistic_chance_of_a_win() -> None:
     assert position_value(state, t, weights) == 1.0
     state.outcome = "defeat"
     assert position_value(state, t, weights) == 0.0
+
+
+# -- the horizon at the final location --------------------------------------------------------
+
+
+def lair_attack_position() -> Game:
+    """The attack position of :func:`attack_position`, but at the Genestealer Lair with no
+    location left to travel to: the final location."""
+    state = build_state(
+        [("Sergeant Gideon", "L"), ("Brother Noctis", "L")],
+        swarms={(1, "left"): ["claw-1", "claw-2", "claw-3"]},
+        blips=(BLIPS[0][:3], BLIPS[1][:2]),
+        location="Genestealer Lair",
+        phase="resolve_actions",
+    )
+    state.round = 6
+    state.chosen = {"green": "Dead Aim"}
+    state.revealed = [(16, "green", "Dead Aim")]
+    game = Game(GameConfig(1, seed=5, teams=(("green",),)), state=state, forward=True)
+    assert game.decision is not None and game.decision.kind == d.ATTACK
+    return game
+
+
+def _valued_outcomes(game: Game, **kwargs: int) -> list[str | None]:
+    """The outcome of every position the search's rollouts stopped at."""
+    seen: list[str | None] = []
+
+    def value(state: GameState, t: object) -> float:
+        seen.append(state.outcome)
+        return 0.5
+
+    decision = game.decision
+    assert decision is not None
+    player = MctsPlayer(seed=3, iterations=12, policy=GreedyPolicy(), value=value, **kwargs)
+    player.analyse(game.observation(decision.seat), decision)
+    assert len(seen) == 12
+    return seen
+
+
+def test_at_the_final_location_final_horizon_0_rolls_out_to_the_end() -> None:
+    game = lair_attack_position()
+    assert not game.observation(1).counts.location_deck  # the final location
+    # Two rounds from round 6 cut some rollouts short of the end...
+    assert None in _valued_outcomes(game, horizon=2)
+    # ...to the end, every rollout is a win or a defeat.
+    ends = _valued_outcomes(game, horizon=2, final_horizon=0)
+    assert None not in ends and set(ends) <= {"victory", "defeat"}
+
+
+def test_final_horizon_leaves_a_search_before_the_final_location_alone() -> None:
+    game = attack_position()
+    assert game.observation(1).counts.location_deck == 3
+    assert _valued_outcomes(game, horizon=1, final_horizon=0) == _valued_outcomes(game, horizon=1)
+
+
+def test_final_horizon_is_passed_and_checked() -> None:
+    assert parse_spec("mcts:final_horizon=0").make(1).final_horizon == 0
+    assert parse_spec("mcts:horizon=3").make(1).final_horizon == 3  # -1: as horizon
+    with pytest.raises(StrategySpecError, match="final_horizon must be"):
+        parse_spec("mcts:final_horizon=-2").make(1)
+
+
+def test_standing_weighs_the_marines_in_the_progress_value() -> None:
+    t = table()
+    state = solo(BLIPS, location_deck=LOCATIONS)  # two marines standing, nothing engaged
+    shipped = parse_spec("mcts").make(1)
+    assert shipped.weights == ValueWeights()  # the default changes nothing
+    keen = parse_spec("mcts:standing=1.5").make(1)
+    assert keen.weights.standing == 1.5
+    # Solo-scaled: two of two marines count as six, so the log-odds rise by 6 x (1.5 - 0.654).
+    logit = math.log(keen.value(state, t) / (1 - keen.value(state, t)))
+    base = math.log(shipped.value(state, t) / (1 - shipped.value(state, t)))
+    assert logit - base == pytest.approx(6 * (1.5 - 0.654))
+    with pytest.raises(StrategySpecError, match="standing must be 0 or more"):
+        parse_spec("mcts:standing=-1").make(1)
