@@ -6,24 +6,19 @@ The facts are written by hand in the form the tournament stores them
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_arrival.py"
+from example_kit import load_example
 
 REACHED = [["Void Lock - 1 player", 0], ["Black Holds", 3], ["Genetorium", 6], ["Lair", 9]]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("final_arrival", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("final_arrival")
 
 
 def _facts(

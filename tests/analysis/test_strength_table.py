@@ -8,21 +8,14 @@ do not meet are added up. Expected figures are worked out by hand below.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "examples" / "strength_table.py"
+from example_kit import load_example
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strength_table", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("strength_table")
 
 
 def _run(seed: int, n: int, played: int, **more: float) -> dict[str, float]:
