@@ -98,11 +98,15 @@ def main() -> None:
     for db in args.dbs:
         data = report(db)
         seed, n = data["config"]["seed"], data["config"]["games"]
+        # A run set up but not yet played (no games, no pairs) adds nothing and would
+        # leave nothing to take a rate of.
         for e in data["entries"]:
+            if not e["games"]:
+                continue
             run = {**e, "seed": seed, "n": n, "played": e["games"]}
             found_rows.setdefault((e["players"], e["entry"]), []).append(run)
         for p in data["pairs"]:
-            if p["a"] == "rules":
+            if p["a"] == "rules" and p["pairs"]:
                 run = {**p, "seed": seed, "n": n, "played": p["pairs"]}
                 found_pairs.setdefault((p["players"], p["b"]), []).append(run)
     rows = {key: merged_entry(disjoint(runs)) for key, runs in found_rows.items()}
