@@ -70,6 +70,11 @@ CONFIDENCE = 1.0
 """Standard errors of the paired gain an overruling option must also clear."""
 
 
+SETTLED = 2.0
+"""Standard errors of the paired gain that decide a close call (``extend``): a rival is
+settled once its gain is this far above the margin or this far below."""
+
+
 class _GameView:
     """A rollout policy's view of a determinized game: its own state, read in place (a
     determinized game is the bot's own imagination, so nothing leaks to copy from)."""
@@ -123,6 +128,8 @@ class SearchStats:
     """Rollouts played, over every search."""
     overruled: int = 0
     """Searches whose choice differed from the rollout policy's."""
+    extended: int = 0
+    """Searches that spent rollouts beyond the budget on a close call (``extend``)."""
     seconds: list[float] = field(factory=list)
     """Process time of each searched decision (the time on one core, whatever else the
     machine runs)."""
@@ -156,6 +163,7 @@ class MctsPlayer:
         weights: ValueWeights = DEFAULT_WEIGHTS,
         value: PositionValue | None = None,
         final_horizon: int = -1,
+        extend: int = 0,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -170,8 +178,12 @@ class MctsPlayer:
                 f"final_horizon must be -1 (as horizon), 0 (to the end) or a number of rounds,"
                 f" not {final_horizon}"
             )
+        if extend < 0:
+            raise ValueError(f"extend must be 0 (none) or a number of rollouts, not {extend}")
         self.seed = seed
         self.iterations = iterations
+        self.extend = extend
+        """Rollouts a close call may add after the budget (:meth:`_settle`); 0: none."""
         self.seconds = seconds
         self.horizon = horizon
         self.final_horizon = horizon if final_horizon == -1 else final_horizon
@@ -277,11 +289,7 @@ class MctsPlayer:
         options = list(decision.options)
         root = _Node()
         values: dict[Option, dict[int, float]] = {o: {} for o in options}
-        # The rollout stops as the round ``horizon`` rounds after this one begins.
-        # (The seat sees how many locations are left, not which: its counts, not the deck.)
-        final = observation.state.location is not None and not observation.counts.location_deck
-        horizon = self.final_horizon if final else self.horizon
-        limit = observation.state.round + horizon - 1 if horizon else 1 << 30
+        limit = self._limit(observation)
         deadline = started + self.seconds if self.seconds > 0 else math.inf
         rounds = max(1, math.ceil(math.log2(len(options))))
         survivors = options
@@ -306,27 +314,85 @@ class MctsPlayer:
             if own not in keep:
                 keep.append(own)
             survivors = keep
+        best = max(survivors, key=lambda o: _mean(values[o]))
+        if self.extend and best != own and not out_of_time:
+            best = self._settle(
+                observation, decision, root, values, survivors, own, best, rng, deadline
+            )
         # The root edges' statistics are the search's own account of each option (the same
         # sums as ``values``: one rollout per option per sweep, backed up in sweep order).
         tried = [(o, root.edges[decision.kind, o]) for o in options if values[o]]
         self.last_values = {o: e.mean for o, e in tried}
         self.last_visits = {o: e.visits for o, e in tried}
         self.last_errors = {o: _standard_error(values[o]) for o, _ in tried}
-        best = max(survivors, key=lambda o: _mean(values[o]))
         if best == own or not self._clearly_better(values[best], values[own]):
             return own
         return best
 
+    def _settle(
+        self,
+        observation: Observation,
+        decision: Decision,
+        root: _Node,
+        values: dict[Option, dict[int, float]],
+        survivors: list[Option],
+        own: Option,
+        best: Option,
+        rng: random.Random,
+        deadline: float,
+    ) -> Option:
+        """A close call, given more rollouts: while the best survivor is not the policy's
+        choice and its paired gain over it is not :data:`SETTLED` standard errors from the
+        margin either way, play both on ``extend`` more rollouts at most (new sweeps, the
+        same deals for both); then the usual test (``margin``, ``confidence``) decides.
+
+        Why: most searches end with the policy's choice on top or far behind, and their
+        answer would not change with more rollouts; the few where a rival is near the
+        margin are where a decision turns on noise. Spending the extra there, and only
+        there, keeps the median decision's time while the contested ones get a surer
+        answer. Returns the best survivor at the end (perhaps ``own`` by then).
+        """
+        kind = decision.kind
+        spent = 0
+        sweep = 1 + max(k for v in values.values() for k in v)
+        limit = self._limit(observation)
+        while spent < self.extend and time.perf_counter() <= deadline:
+            if self._decided(values[best], values[own]):
+                break
+            seed = rng.getrandbits(64)
+            for option in (own, best):
+                edge = root.edges.setdefault((kind, option), _Edge())
+                values[option][sweep] = self._iterate(observation, edge, option, seed, limit)
+                self.stats.iterations += 1
+            spent += 2
+            sweep += 1
+            best = max(survivors, key=lambda o: _mean(values[o]))
+            if best == own:
+                break
+        if spent:
+            self.stats.extended += 1
+        return best
+
+    def _limit(self, observation: Observation) -> int:
+        """The last round a rollout plays: it stops as the round ``horizon`` rounds after
+        this one begins (``final_horizon`` at the final location). The seat sees how many
+        locations are left, not which: its counts, not the deck."""
+        state = observation.state
+        final = state.location is not None and not observation.counts.location_deck
+        horizon = self.final_horizon if final else self.horizon
+        return state.round + horizon - 1 if horizon else 1 << 30
+
+    def _decided(self, best: dict[int, float], own: dict[int, float]) -> bool:
+        """Whether ``best``'s paired gain over ``own`` is clearly on one side of the margin:
+        :data:`SETTLED` standard errors above it, or as many below."""
+        n, mean, error = _paired(best, own)
+        return n >= 2 and abs(mean - self.margin) > SETTLED * error
+
     def _clearly_better(self, best: dict[int, float], own: dict[int, float]) -> bool:
         """Whether ``best`` beats ``own`` over their common sweeps by the margin and by
         ``confidence`` standard errors of the paired difference."""
-        diffs = [best[k] - own[k] for k in best if k in own]
-        n = len(diffs)
-        if n < 2:
-            return False
-        mean = sum(diffs) / n
-        var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-        return mean > self.margin and mean > self.confidence * math.sqrt(var / n)
+        n, mean, error = _paired(best, own)
+        return n >= 2 and mean > self.margin and mean > self.confidence * error
 
     def _iterate(
         self,
@@ -430,6 +496,7 @@ def mcts(
     value: str = "progress",
     final_horizon: int = -1,
     standing: float = DEFAULT_WEIGHTS.standing,
+    extend: int = 0,
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -452,6 +519,8 @@ def mcts(
         horizon
     :param standing: the progress value's log-odds per marine standing (higher: keep marines
         at the price of progress); not used with a value model
+    :param extend: rollouts a close call may add after the budget (the policy's choice and
+        its best rival, until the paired test decides); 0: none
     """
     if standing < 0:
         raise ValueError(f"standing must be 0 or more, not {standing}")
@@ -470,6 +539,7 @@ def mcts(
         weights=evolve(DEFAULT_WEIGHTS, standing=standing),
         value=value_named(value),
         final_horizon=final_horizon,
+        extend=extend,
     )
 
 
@@ -551,6 +621,18 @@ def _standard_error(values: dict[int, float]) -> float:
         return math.inf
     mean = sum(values.values()) / n
     return math.sqrt(sum((v - mean) ** 2 for v in values.values()) / (n - 1) / n)
+
+
+def _paired(best: dict[int, float], own: dict[int, float]) -> tuple[int, float, float]:
+    """The common sweeps of two options, the mean of their paired differences and its
+    standard error (infinite under two sweeps)."""
+    diffs = [best[k] - own[k] for k in best if k in own]
+    n = len(diffs)
+    if n < 2:
+        return n, 0.0, math.inf
+    mean = sum(diffs) / n
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return n, mean, math.sqrt(var / n)
 
 
 def _mean(values: dict[int, float]) -> float:

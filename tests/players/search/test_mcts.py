@@ -515,3 +515,92 @@ def test_standing_weighs_the_marines_in_the_progress_value() -> None:
     assert logit - base == pytest.approx(6 * (1.5 - 0.654))
     with pytest.raises(StrategySpecError, match="standing must be 0 or more"):
         parse_spec("mcts:standing=-1").make(1)
+
+
+# -- extend: more rollouts for a close call ------------------------------------------------
+
+
+class Scripted(MctsPlayer):
+    """A search whose rollouts are worth known values: the policy's own option always 0.5,
+    its rival the values of ``rival`` in turn and then ``then`` for ever, any other 0. So
+    every paired difference, its mean and its standard error can be worked out by hand."""
+
+    def __init__(self, rival: list[float], then: float, **kwargs: object) -> None:
+        super().__init__(seed=1, iterations=12, policy=DoneFirst(), **kwargs)  # type: ignore[arg-type]
+        self.script = list(rival)
+        self.then = then
+        self.own: Option | None = None
+        self.rival: Option | None = None
+
+    def _iterate(self, observation, edge, option, seed, limit):  # type: ignore[no-untyped-def]
+        if option == self.own:
+            value = 0.5
+        elif option == self.rival:
+            value = self.script.pop(0) if self.script else self.then
+        else:
+            value = 0.0
+        edge.visits += 1
+        edge.total += value
+        return value
+
+
+def scripted_choice(
+    then: float, extend: int, margin: float = 0.002
+) -> tuple[Option, Option, Scripted]:
+    """Round 1's action choice searched by :class:`Scripted`: returns the choice, the rival
+    and the player. Its 12 rollouts over three options (see
+    ``test_root_edges_back_up_one_rollout_per_option_per_sweep``) give the rival five sweeps,
+    0.9, 0.3, 0.9, 0.3, 0.9: paired gains over the policy's 0.5 of +0.4, -0.2, +0.4, -0.2,
+    +0.4, mean 0.16, standard error 0.147 — over the margin (0.002) and one standard error, so
+    the plain search overrules; not two standard errors from the margin, so a close call."""
+    game = Game(GameConfig(1, seed=11))
+    decision = game.decision
+    assert decision is not None and decision.kind == d.CHOOSE_ACTION
+    player = Scripted([0.9, 0.3, 0.9, 0.3, 0.9], then, extend=extend, margin=margin)
+    player.own, player.rival = decision.options[0], decision.options[1]
+    return player.choose(game.observation(1), decision), player.rival, player
+
+
+def test_without_extend_a_close_call_is_overruled_on_one_standard_error() -> None:
+    choice, rival, player = scripted_choice(then=0.35, extend=0)
+    assert choice == rival
+    assert player.stats.iterations == 12
+    assert player.stats.extended == 0
+
+
+@pytest.mark.parametrize("margin", [0.002, 0.0])
+def test_extend_plays_a_close_call_on_until_the_policy_is_back_on_top(margin: float) -> None:
+    # Each further sweep: the policy 0.5, the rival 0.35. The rival's mean after k more is
+    # (3.3 + 0.35 k) / (5 + k): 0.505 at k = 5, 0.4909 at k = 6, below the policy's 0.5. Its
+    # paired gain is never two standard errors from the margin before (k = 5: mean 0.005,
+    # error 0.086), so six sweeps of two rollouts, and the policy's choice stays. (With a
+    # margin of 0 the policy against itself is never "two errors from the margin": only
+    # seeing it back on top stops the extra sweeps.)
+    choice, rival, player = scripted_choice(then=0.35, extend=100, margin=margin)
+    assert choice == player.own != rival
+    assert player.stats.iterations == 12 + 6 * 2
+    assert player.stats.extended == 1
+    assert player.last_visits[rival] == 5 + 6
+
+
+def test_extend_stops_once_the_gain_is_two_standard_errors_clear() -> None:
+    # Each further sweep a gain of +0.4: after one, mean 0.2, error 0.1265 (0.198 from the
+    # margin, under 2 x 0.1265); after two, mean 0.2286, error 0.1107 (0.2266 > 0.2213).
+    choice, rival, player = scripted_choice(then=0.9, extend=100)
+    assert choice == rival
+    assert player.stats.iterations == 12 + 2 * 2
+
+
+def test_extend_is_a_cap_and_then_the_usual_test_decides() -> None:
+    # Two further sweeps (the cap of 4 rollouts) of a gain of -0.15: mean 0.0714, error
+    # 0.1164 — over the margin but under one standard error, so the policy's choice stays.
+    choice, _, player = scripted_choice(then=0.35, extend=4)
+    assert choice == player.own
+    assert player.stats.iterations == 12 + 4
+
+
+def test_extend_is_passed_and_checked() -> None:
+    assert parse_spec("mcts:extend=300").make(1).extend == 300
+    assert parse_spec("mcts").make(1).extend == 0
+    with pytest.raises(StrategySpecError, match="extend must be"):
+        parse_spec("mcts:extend=-1").make(1)
