@@ -317,7 +317,17 @@ class MctsPlayer:
         best = max(survivors, key=lambda o: _mean(values[o]))
         if self.extend and best != own and not out_of_time:
             best = self._settle(
-                observation, decision, root, values, survivors, own, best, rng, deadline
+                observation,
+                decision.kind,
+                root,
+                values,
+                survivors,
+                own,
+                best,
+                rng,
+                deadline,
+                limit,
+                sweep,
             )
         # The root edges' statistics are the search's own account of each option (the same
         # sums as ``values``: one rollout per option per sweep, backed up in sweep order).
@@ -332,7 +342,7 @@ class MctsPlayer:
     def _settle(
         self,
         observation: Observation,
-        decision: Decision,
+        kind: str,
         root: _Node,
         values: dict[Option, dict[int, float]],
         survivors: list[Option],
@@ -340,6 +350,8 @@ class MctsPlayer:
         best: Option,
         rng: random.Random,
         deadline: float,
+        limit: int,
+        sweep: int,
     ) -> Option:
         """A close call, given more rollouts: while the best survivor is not the policy's
         choice and its paired gain over it is not :data:`SETTLED` standard errors from the
@@ -350,12 +362,10 @@ class MctsPlayer:
         answer would not change with more rollouts; the few where a rival is near the
         margin are where a decision turns on noise. Spending the extra there, and only
         there, keeps the median decision's time while the contested ones get a surer
-        answer. Returns the best survivor at the end (perhaps ``own`` by then).
+        answer. ``limit`` and ``sweep`` go on from the search: its rollouts' last round and
+        the index of its next sweep. Returns the best survivor at the end (perhaps ``own``).
         """
-        kind = decision.kind
         spent = 0
-        sweep = 1 + max(k for v in values.values() for k in v)
-        limit = self._limit(observation)
         while spent < self.extend and time.perf_counter() <= deadline:
             if self._decided(values[best], values[own]):
                 break
@@ -615,24 +625,25 @@ def _back_up(path: list[_Edge], value: float) -> None:
         e.total += value
 
 
-def _standard_error(values: dict[int, float]) -> float:
-    n = len(values)
+def _mean_and_error(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its standard error (infinite under two values)."""
+    n = len(xs)
+    mean = sum(xs) / n if n else 0.0
     if n < 2:
-        return math.inf
-    mean = sum(values.values()) / n
-    return math.sqrt(sum((v - mean) ** 2 for v in values.values()) / (n - 1) / n)
+        return mean, math.inf
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+
+
+def _standard_error(values: dict[int, float]) -> float:
+    return _mean_and_error(list(values.values()))[1]
 
 
 def _paired(best: dict[int, float], own: dict[int, float]) -> tuple[int, float, float]:
     """The common sweeps of two options, the mean of their paired differences and its
     standard error (infinite under two sweeps)."""
     diffs = [best[k] - own[k] for k in best if k in own]
-    n = len(diffs)
-    if n < 2:
-        return n, 0.0, math.inf
-    mean = sum(diffs) / n
-    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-    return n, mean, math.sqrt(var / n)
+    mean, error = _mean_and_error(diffs)
+    return len(diffs), mean, error
 
 
 def _mean(values: dict[int, float]) -> float:
