@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from deathangel.tournament.report import Report
+    from deathangel.tournament.results import Results
 
 
 def print_tables(report: Report, console: Console) -> None:
@@ -64,6 +65,8 @@ def print_tables(report: Report, console: Console) -> None:
         a, b = (e.name for e in report.config.entries)
         cap = report.config.games * len(report.config.cells)
         console.print(describe_sprt(report.config.sprt, report.sprt, a, b, cap))
+    if report.against:
+        console.print(report.against, soft_wrap=True)
     for run in report.runs:
         rate = run["games"] / run["seconds"] if run["seconds"] else 0.0
         console.print(
@@ -72,6 +75,19 @@ def print_tables(report: Report, console: Console) -> None:
             style="dim",
             soft_wrap=True,
         )
+
+
+def with_pairs_against(report: Report, results: Results, against: Path) -> Report:
+    """``report`` with the pairs of ``--against``'s entries (A) and this database's (B)."""
+    from attrs import evolve
+
+    from deathangel.tournament.report import pairs_against
+    from deathangel.tournament.results import Results
+
+    with Results.open(against) as other:
+        other.check_health()
+        lines, words = pairs_against(results, other)
+    return evolve(report, pairs=report.pairs + lines, against=words)
 
 
 def report_cli(
@@ -93,6 +109,16 @@ def report_cli(
             metavar="DIR",
             help="Write PNG plots into DIR (win rates, locations reached, causes of defeat). "
             "Needs deathangel\\[plots].",
+        ),
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            metavar="OTHER.db",
+            help="Also pair every entry of OTHER.db with every entry of DB on the games both "
+            "played (the same player count, teams and game seed): a challenger played later "
+            "on a finished run's seeds, compared without playing that run again.",
         ),
     ] = None,
 ) -> None:
@@ -120,6 +146,8 @@ def report_cli(
                 output_folder(option, folder)
         try:
             report = read_report(results)
+            if against is not None:
+                report = with_pairs_against(report, results, against)
             written = write_csv(report, results, csv_dir) if csv_dir is not None else []
         except sqlite3.DatabaseError as exc:  # e.g. locked by another program's transaction
             raise ResultsError(f"{db}: cannot be read: {exc}") from None

@@ -18,7 +18,7 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.tournament.results import GAME_COLUMNS, Results, SprtTracker
+from deathangel.tournament.results import GAME_COLUMNS, Results, ResultsError, SprtTracker
 from deathangel.tournament.stats import (
     PairedDifference,
     PairTable,
@@ -80,6 +80,13 @@ class PairLine:
     """``b``'s win rate minus ``a``'s, with its interval (``None`` with no pair)."""
     p_value: float
     """McNemar's exact two-sided p-value."""
+    a_database: str = ""
+    """Where ``a`` was played when not in this database (``report --against``): the other
+    database's file name; empty for two entries of one tournament."""
+
+    @property
+    def a_label(self) -> str:
+        return f"{self.a} ({self.a_database})" if self.a_database else self.a
 
     def to_dict(self) -> dict[str, Any]:
         d = self.difference
@@ -87,6 +94,7 @@ class PairLine:
             "players": self.cell.players,
             "teams": self.cell.teams,
             "a": self.a,
+            "a_database": self.a_database or None,
             "b": self.b,
             "pairs": self.table.pairs,
             "both_won": self.table.both,
@@ -113,6 +121,9 @@ class Report:
     """Defeats by cause, per entry (all cells)."""
     runs: tuple[dict[str, Any], ...]
     sprt: SprtResult | None
+    against: str = ""
+    """What ``--against`` paired with, in words (empty without it): which database, and
+    whether the bots' own dice were shared (the same bot key) or only the deals."""
 
     @property
     def games(self) -> int:
@@ -136,6 +147,7 @@ class Report:
             "causes_of_defeat": self.causes,
             "runs": list(self.runs),
             "sprt": None if self.sprt is None else self.sprt.to_dict(),
+            "against": self.against or None,
         }
 
 
@@ -198,6 +210,75 @@ def read_report(results: Results) -> Report:
     )
     sprt = SprtTracker(config, results.states()).advance() if config.sprt is not None else None
     return Report(config, tuple(lines), tuple(pairs), locations, causes, runs, sprt)
+
+
+def pairs_against(results: Results, other: Results) -> tuple[tuple[PairLine, ...], str]:
+    """Every entry of ``other`` (A) against every entry of ``results`` (B), over the games
+    both databases played at the same player count, teams and game seed; and what was
+    paired, in words.
+
+    What it is for: a challenger played later, on the seeds of a finished run, is compared
+    with that run's entries without playing them again (half the games of a new paired
+    tournament). The pairs are the same deals only if the games are the same games: the same
+    expansions and variants, and each paired seed dealing the same teams (checked game by
+    game). With the same bot key the bots' own dice are shared too, exactly as between two
+    entries of one tournament; with another key the pairs share the deals only (still a valid
+    paired test, with less of the noise cancelled).
+
+    :raises ResultsError: naming both files, when their games are not the same games.
+    """
+    mine, theirs = results.config, other.config
+    name = other.path.name
+    for what, here, there in (
+        ("expansions", mine.expansions, theirs.expansions),
+        ("variants", mine.variants, theirs.variants),
+    ):
+        if here != there:
+            raise ResultsError(
+                f"--against {other.path}: played with {what} {_listed(there)}, {results.path} "
+                f"with {_listed(here)}: not the same games, they cannot be paired"
+            )
+    played: dict[tuple[int, str, int], tuple[str, dict[str, bool]]] = {}
+    for players, teams, seed, dealt, entry, won in other.rows(
+        "SELECT players, cell_teams, seed, teams, entry, outcome = 'victory' FROM games"
+    ):
+        played.setdefault((players, teams, seed), (dealt, {}))[1][entry] = bool(won)
+    a_names = [e.name for e in theirs.entries]
+    boxes: dict[tuple[Cell, str, str], list[int]] = {}
+    for players, teams, seed, dealt, entry, won in results.rows(
+        "SELECT players, cell_teams, seed, teams, entry, outcome = 'victory' FROM games ORDER BY id"
+    ):
+        found = played.get((players, teams, seed))
+        if found is None:
+            continue
+        if found[0] != dealt:
+            raise ResultsError(
+                f"--against {other.path}: game seed {seed} at {players} player(s) dealt the "
+                f"teams {found[0]} there and {dealt} in {results.path}: not the same games "
+                "(another engine or rules?), they cannot be paired"
+            )
+        for a, a_won in found[1].items():
+            row = boxes.setdefault((Cell(players, teams), a, entry), [0, 0, 0, 0])
+            row[(not a_won) * 2 + (not won)] += 1
+    lines = []
+    for cell in mine.cells:
+        for a in a_names:
+            for b in (e.name for e in mine.entries):
+                both, only_a, only_b, neither = boxes.get((cell, a, b), [0, 0, 0, 0])
+                table = PairTable(both, only_a, only_b, neither)
+                diff = paired_difference(table) if table.pairs else None
+                p = mcnemar_exact(only_a, only_b)
+                lines.append(PairLine(cell, a, b, table, diff, p, a_database=name))
+    dice = (
+        "the same bot key: the bots' own dice are shared too"
+        if mine.bot_key and mine.bot_key == theirs.bot_key
+        else "another bot key: the pairs share the deals, not the bots' own dice"
+    )
+    return tuple(lines), f"Entries marked ({name}) were played in {other.path} ({dice})."
+
+
+def _listed(items: Sequence[tuple[str, str]]) -> str:
+    return ", ".join(f"{n} {v}" for n, v in items) if items else "none"
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -265,10 +346,10 @@ def entry_cells(line: EntryLine) -> list[str]:
 def pair_cells(line: PairLine) -> list[str]:
     t, d = line.table, line.difference
     if d is None:
-        return [line.cell.label, line.a, line.b, "0", "–", "–", "–", "–", "–"]
+        return [line.cell.label, line.a_label, line.b, "0", "–", "–", "–", "–", "–"]
     return [
         line.cell.label,
-        line.a,
+        line.a_label,
         line.b,
         str(t.pairs),
         str(t.only_a),
@@ -298,6 +379,8 @@ def markdown(report: Report) -> str:
     if report.pairs:
         out += ["", "Paired comparisons on the same seeds (B − A; Newcombe interval):", ""]
         out += _md_table(PAIR_HEADERS, [pair_cells(p) for p in report.pairs])
+    if report.against:
+        out += ["", report.against]
     if report.sprt is not None and report.config.sprt is not None:
         a, b = (e.name for e in report.config.entries)
         cap = report.config.games * len(report.config.cells)
