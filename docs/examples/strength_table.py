@@ -9,6 +9,9 @@ played it on seeds none of those holds (a run extended on the seeds after it: th
 added up and the intervals computed afresh); its paired difference over ``rules`` likewise,
 from databases where both played the same seeds. ``--times`` adds time per
 decision (median, 90th percentile) from a JSON object ``{"STRATEGY/PLAYERS": [median_s, p90_s]}``.
+``--against NEW.db=OLD.db`` reads ``NEW.db`` with ``deathangel report --against OLD.db``: a
+challenger played alone on the seeds of an earlier run gets its paired difference over that
+run's ``rules``. Strategies beyond the usual four come after them, in name order.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_differe
 ORDER = ("random", "rules", "mcts", "mcts-strong")
 
 
-def report(db: str) -> dict[str, Any]:
+def report(db: str, against: str | None = None) -> dict[str, Any]:
+    more = ["--against", against] if against else []
     out = subprocess.run(
-        [sys.executable, "-m", "deathangel", "report", db, "--json"],
+        [sys.executable, "-m", "deathangel", "report", db, "--json", *more],
         capture_output=True,
         text=True,
         check=True,
@@ -88,7 +92,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dbs", nargs="+")
     parser.add_argument("--times")
+    parser.add_argument("--against", action="append", default=[], metavar="NEW.db=OLD.db")
     args = parser.parse_args()
+    against = dict(pair.split("=", 1) for pair in args.against)
     times: dict[str, list[float]] = {}
     if args.times:
         with open(args.times, encoding="utf-8") as f:
@@ -96,7 +102,7 @@ def main() -> None:
     found_rows: dict[tuple[int, str], list[dict[str, Any]]] = {}
     found_pairs: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for db in args.dbs:
-        data = report(db)
+        data = report(db, against.get(db))
         seed, n = data["config"]["seed"], data["config"]["games"]
         # A run set up but not yet played (no games, no pairs) adds nothing and would
         # leave nothing to take a rate of.
@@ -117,8 +123,9 @@ def main() -> None:
         "| McNemar p |"
     )
     print("| --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- | ---: |")
+    names = [*ORDER, *sorted({name for _, name in rows} - set(ORDER))]
     for players in range(1, 7):
-        for name in ORDER:
+        for name in names:
             e = rows.get((players, name))
             if e is None:
                 continue
