@@ -151,6 +151,16 @@ class Report:
         }
 
 
+def pair_line(cell: Cell, a: str, b: str, box: Sequence[int], a_database: str = "") -> PairLine:
+    """The statistics of entries ``a`` and ``b`` from their pairs' counts, in the order
+    both won, only ``a``, only ``b``, neither."""
+    both, only_a, only_b, neither = box
+    table = PairTable(both, only_a, only_b, neither)
+    diff = paired_difference(table) if table.pairs else None
+    p = mcnemar_exact(only_a, only_b)
+    return PairLine(cell, a, b, table, diff, p, a_database=a_database)
+
+
 def read_report(results: Results) -> Report:
     """The report of an open results database."""
     config = results.config
@@ -185,10 +195,7 @@ def read_report(results: Results) -> Report:
             row = boxes.get(Cell(players, teams))
             if row is not None:
                 row[(not a_won) * 2 + (not b_won)] += n
-        for cell, (both, only_a, only_b, neither) in boxes.items():
-            table = PairTable(both, only_a, only_b, neither)
-            diff = paired_difference(table) if table.pairs else None
-            pairs.append(PairLine(cell, a, b, table, diff, mcnemar_exact(only_a, only_b)))
+        pairs += [pair_line(cell, a, b, box) for cell, box in boxes.items()]
     locations: dict[tuple[Cell, str], dict[int, int]] = {
         (cell, name): {} for cell in config.cells for name in names
     }
@@ -264,11 +271,8 @@ def pairs_against(results: Results, other: Results) -> tuple[tuple[PairLine, ...
     for cell in mine.cells:
         for a in a_names:
             for b in (e.name for e in mine.entries):
-                both, only_a, only_b, neither = boxes.get((cell, a, b), [0, 0, 0, 0])
-                table = PairTable(both, only_a, only_b, neither)
-                diff = paired_difference(table) if table.pairs else None
-                p = mcnemar_exact(only_a, only_b)
-                lines.append(PairLine(cell, a, b, table, diff, p, a_database=name))
+                box = boxes.get((cell, a, b), [0, 0, 0, 0])
+                lines.append(pair_line(cell, a, b, box, a_database=name))
     dice = (
         "the same bot key: the bots' own dice are shared too"
         if mine.bot_key and mine.bot_key == theirs.bot_key
