@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from deathangel.engine.abilities import is_door
-from deathangel.engine.decisions import Decision, Option, read_reroll_prompt
+from deathangel.engine.decisions import CHOOSE_ACTION, Decision, Option, read_reroll_prompt
 from deathangel.engine.defence import SLAY_CHANCE, kill_chance, slays, swarm_strength
 from deathangel.engine.lasting import EVASION, SecondWind
 from deathangel.engine.state import LEFT, RIGHT, SIDES
@@ -137,6 +137,7 @@ class Situation:
     __slots__ = (
         "__dict__",
         "_fixed",
+        "_kept",
         "decision",
         "kind",
         "margin",
@@ -166,6 +167,25 @@ class Situation:
                 _FIXED_SUBJECTS.clear()
             fixed = _FIXED_SUBJECTS[self.table] = {}
         self._fixed = fixed
+        self._kept: dict[str, Any] | None = None
+        if decision.kind == CHOOSE_ACTION:
+            memo: dict[tuple[int, int | None], dict[str, Any]] | None = getattr(view, "memo", None)
+            if memo is not None:
+                kept = memo.get((st.round, self.seat))
+                if kept is None:
+                    kept = memo[st.round, self.seat] = {}
+                else:
+                    self.__dict__.update(kept)
+                self._kept = kept
+
+    def keep_phase_values(self) -> None:
+        """Keep this situation's :data:`PHASE_VALUES` for the next team's Choose Actions
+        decision of the same seat (see :data:`PHASE_VALUES`); nothing for other decisions."""
+        kept = self._kept
+        if kept is not None:
+            for name, value in self.__dict__.items():
+                if name in PHASE_VALUES:
+                    kept[name] = value
 
     @lazy
     def row_of(self) -> dict[str, int]:
@@ -1413,6 +1433,97 @@ class Situation:
 
     def f_last(self, team: str) -> str:
         return self.st.last_resolved.get(team, "")
+
+
+PHASE_VALUES: frozenset[str] = frozenset(
+    {
+        # the formation and what is beside it
+        "row_of",
+        "names",
+        "teams",
+        "ranges",
+        "tokens",
+        "facing",
+        "sizes",
+        "lords",
+        "threat_sizes",
+        "attack_sizes",
+        "front",
+        "behind",
+        "front_lords",
+        "behind_lords",
+        "engaged",
+        "in_range",
+        "behind_in_range",
+        "targets",
+        "max_target",
+        "front_terrain",
+        "behind_terrain",
+        "front_colors",
+        "behind_colors",
+        "activatable",
+        "_terrain_rows",
+        # chances and dangers worked out from it
+        "miss_faces",
+        "stance",
+        "side_chance",
+        "death",
+        "token_gain",
+        "flip_gain",
+        "best_token_gain",
+        "max_threat",
+        "total_death",
+        # team sums
+        "team_front",
+        "team_behind",
+        "team_in_range",
+        "team_targets",
+        "team_tokens",
+        "team_marines",
+        "team_death",
+        "team_flip_gain",
+        "team_turn_gain",
+        "team_turn_targets",
+        "team_activatable",
+        "team_doors",
+        # the piles, the location and the Event pool
+        "counts",
+        "location",
+        "final",
+        "control_panel",
+        "door_tokens",
+        "event_pool",
+        "_pool",
+        "spawn_weight",
+        "mean_spawn_weight",
+        "side_spawns",
+        "next_spawns",
+        "mean_spawns",
+        "front_spawn",
+        "behind_spawn",
+        # the seat's own (the memo is kept per seat)
+        "my_teams",
+        "mine",
+        "artefact",
+        "_cards",
+    }
+)
+"""Values one Choose Actions phase's decisions of one seat share, in a search's rollouts.
+
+Between two teams' Choose Actions questions the engine changes nothing but ``chosen``
+(``engine/phases/choose.py``: abilities are only asked which cards are barred), so a value
+that reads the formation, the piles, the location, the lasting effects and the seat — not
+the decision's options, prompt or ``chosen`` — is the same for every team of the seat in
+that phase. A view that offers a ``memo`` dict (the search's view of its own game, made per
+rollout, whose state only its engine changes) gets them computed once per phase and seat;
+an observation has none, and its situations compute everything. Measured: 5.3% fewer
+instructions for six searched solo decisions (150 rollouts each), the same choices; the
+card values (``_cards``: per card, read by two or three teams' decisions) and the formation's
+dangers are what the later teams no longer compute. A value not listed here is computed
+afresh by every decision (``chosen_kinds``, ``source``, ``scouted``, ``moved_swarm``...);
+the spawn values read ``scouted``, whose reading of the prompt (Forward Scouting's question)
+never matches a Choose Actions prompt, so they are the seat's alike;
+``tests/players/rules/test_caches.py`` checks every listed one against a fresh computation."""
 
 
 # Caches across decisions, keyed by the table *object* (hashed and compared by identity): an

@@ -165,7 +165,10 @@ class RuleSet:
         options = decision.options
         if scorer is None:
             return [0.0] * len(options)
-        return scorer(Situation(view, decision), options)
+        situation = Situation(view, decision)
+        scores = scorer(situation, options)
+        situation.keep_phase_values()
+        return scores
 
     def best(self, view: View, decision: Decision) -> list[int]:
         """Indices of the options with the highest score (ties in the engine's order)."""
@@ -188,7 +191,9 @@ class RuleSet:
         if scorer is None:
             scores = [0.0] * len(options)
         else:
-            scores = scorer(Situation(view, decision), options)
+            situation = Situation(view, decision)
+            scores = scorer(situation, options)
+            situation.keep_phase_values()
         top = max(scores)
         if top == top and scores.count(top) == 1:
             # One top score (most decisions): its option, found without a comprehension's

@@ -79,12 +79,16 @@ class _GameView:
     """A rollout policy's view of a determinized game: its own state, read in place (a
     determinized game is the bot's own imagination, so nothing leaks to copy from)."""
 
-    __slots__ = ("seat", "state", "table")
+    __slots__ = ("memo", "seat", "state", "table")
 
     def __init__(self, state: GameState, table: CardTable) -> None:
         self.seat: int | None = None
         self.state = state
         self.table = table
+        self.memo: dict[tuple[int, int | None], dict[str, Any]] = {}
+        """The rules' values shared by one Choose Actions phase's decisions of a seat
+        (:data:`~deathangel.players.rules.features.PHASE_VALUES`): this view lives for one
+        rollout, whose state only its engine changes."""
 
     @property
     def counts(self) -> PileCounts:

@@ -16,13 +16,14 @@ import attrs
 
 from deathangel.cards import load_base
 from deathangel.cards.model import CardDatabase
-from deathangel.engine.decisions import Decision, Option
+from deathangel.engine.decisions import CHOOSE_ACTION, Decision, Option
 from deathangel.engine.game import Game, GameConfig, default_database
-from deathangel.engine.observation import Observation
+from deathangel.engine.observation import Observation, pile_counts
 from deathangel.engine.state import CardTable
 from deathangel.players.rules import features
 from deathangel.players.rules.features import Situation
 from deathangel.players.rules.player import RuleSet
+from deathangel.players.search.mcts import _GameView
 
 POOL = [0, 1, 2]
 TABLES = 40
@@ -124,3 +125,74 @@ def test_a_marine_option_follows_his_row() -> None:
     view = SimpleNamespace(seat=1, state=swapped, table=obs.table, counts=obs.counts)
     after = Situation(view, obs.decision).subject(option)  # type: ignore[arg-type]
     assert (before.m, after.m) == (0, 1)
+
+
+# -- values one Choose Actions phase shares --------------------------------------------------------
+# In a search's rollouts the teams of one seat share the PHASE_VALUES of their Choose Actions
+# phase (the search's view offers a memo). Exact only if none of them reads the decision, the
+# prompt or the cards already chosen: every listed value kept from one team's decision must
+# equal the value worked out afresh for the next team's, and so must every score.
+
+
+def _fresh(game: Game, seat: int, decision: Decision) -> Situation:
+    view = SimpleNamespace(
+        seat=seat, state=game.state, table=game.table, counts=pile_counts(game.state)
+    )
+    return Situation(view, decision)  # type: ignore[arg-type]
+
+
+def _every_phase_value(situation: Situation, decision: Decision) -> None:
+    """Work out every listed value (not just those the default rules read), so each is kept
+    and compared; the card values of every card offered, and the terrain rows of Doors."""
+    for name in features.PHASE_VALUES:
+        if not name.startswith("_"):
+            getattr(situation, name)
+    for option in decision.options:
+        situation.card_values(option.text("card"))
+    situation.terrain_rows("Door")
+
+
+def test_a_choose_actions_phase_shares_only_values_every_team_would_compute() -> None:
+    ruleset = RuleSet.load("default")
+    db = default_database()
+    compared = teams_after_the_first = 0
+    for players, seed in [(1, s) for s in range(20, 26)] + [(2, 26), (2, 27), (3, 28), (6, 29)]:
+        game = Game(GameConfig(players, seed=seed), db=db, checkpoints=False, forward=False)
+        view = _GameView(game.state, game.table)
+        rng = random.Random(seed)
+        while (decision := game.decision) is not None:
+            view.seat = decision.seat
+            if decision.kind == CHOOSE_ACTION:
+                kept = view.memo.get((game.state.round, decision.seat), {})
+                fresh = _fresh(game, decision.seat, decision)
+                teams_after_the_first += bool(kept)
+                for name, value in kept.items():
+                    if name == "_cards":
+                        for card, values in value.items():
+                            assert fresh.card_values(card) == values, card
+                    elif name == "_terrain_rows":
+                        for terrain, rows in value.items():
+                            assert fresh.terrain_rows(terrain) == rows, terrain
+                    else:
+                        assert getattr(fresh, name) == value, name
+                    compared += 1
+                assert ruleset.scores(view, decision) == ruleset.scores(fresh.view, decision)
+                shared = Situation(view, decision)
+                _every_phase_value(shared, decision)
+                shared.keep_phase_values()
+            game.push(ruleset.choose(view, decision, rng))
+    # Enough later teams (a seat's second and third, in every round) for a wrong entry to show.
+    assert teams_after_the_first > 120
+    assert compared > 120 * len(features.PHASE_VALUES)
+
+
+def test_an_observation_shares_nothing() -> None:
+    """A player's observation offers no memo: each of its situations computes afresh."""
+    db = default_database()
+    game = Game(GameConfig(1, seed=16), db=db)
+    obs = game.observation(1)
+    assert obs.decision is not None and obs.decision.kind == CHOOSE_ACTION
+    situation = Situation(obs, obs.decision)
+    assert len(situation.death) == len(obs.state.formation) + 1  # computed, then kept?
+    situation.keep_phase_values()
+    assert "death" not in Situation(obs, obs.decision).__dict__
