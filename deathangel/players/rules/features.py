@@ -1435,79 +1435,28 @@ class Situation:
         return self.st.last_resolved.get(team, "")
 
 
-PHASE_VALUES: frozenset[str] = frozenset(
-    {
-        # the formation and what is beside it
-        "row_of",
-        "names",
-        "teams",
-        "ranges",
-        "tokens",
-        "facing",
-        "sizes",
-        "lords",
-        "threat_sizes",
-        "attack_sizes",
-        "front",
-        "behind",
-        "front_lords",
-        "behind_lords",
-        "engaged",
-        "in_range",
-        "behind_in_range",
-        "targets",
-        "max_target",
-        "front_terrain",
-        "behind_terrain",
-        "front_colors",
-        "behind_colors",
-        "activatable",
-        "_terrain_rows",
-        # chances and dangers worked out from it
-        "miss_faces",
-        "stance",
-        "side_chance",
-        "death",
-        "token_gain",
-        "flip_gain",
-        "best_token_gain",
-        "max_threat",
-        "total_death",
-        # team sums
-        "team_front",
-        "team_behind",
-        "team_in_range",
-        "team_targets",
-        "team_tokens",
-        "team_marines",
-        "team_death",
-        "team_flip_gain",
-        "team_turn_gain",
-        "team_turn_targets",
-        "team_activatable",
-        "team_doors",
-        # the piles, the location and the Event pool
-        "counts",
-        "location",
-        "final",
-        "control_panel",
-        "door_tokens",
-        "event_pool",
-        "_pool",
-        "spawn_weight",
-        "mean_spawn_weight",
-        "side_spawns",
-        "next_spawns",
-        "mean_spawns",
-        "front_spawn",
-        "behind_spawn",
-        # the seat's own (the memo is kept per seat)
-        "my_teams",
-        "mine",
-        "artefact",
-        "_cards",
-    }
-)
+# fmt: off
+PHASE_VALUES: frozenset[str] = frozenset({
+    # the formation and what is beside it
+    "row_of", "names", "teams", "ranges", "tokens", "facing", "sizes", "lords",
+    "threat_sizes", "attack_sizes", "front", "behind", "front_lords", "behind_lords",
+    "engaged", "in_range", "behind_in_range", "targets", "max_target", "front_terrain",
+    "behind_terrain", "front_colors", "behind_colors", "activatable", "_terrain_rows",
+    # chances and dangers worked out from it
+    "miss_faces", "stance", "side_chance", "death", "token_gain", "flip_gain",
+    "best_token_gain", "max_threat", "total_death",
+    # team sums
+    "team_front", "team_behind", "team_in_range", "team_targets", "team_tokens",
+    "team_marines", "team_death", "team_flip_gain", "team_turn_gain", "team_turn_targets",
+    "team_activatable", "team_doors",
+    # the piles, the location and the Event pool
+    "counts", "location", "final", "control_panel", "door_tokens", "event_pool", "_pool",
+    "spawn_weight", "mean_spawn_weight", "side_spawns", "next_spawns", "mean_spawns",
+    "front_spawn", "behind_spawn",
+    # the seat's own (the memo is kept per seat)
+    "my_teams", "mine", "artefact", "_cards",
+})
+# fmt: on
 """Values one Choose Actions phase's decisions of one seat share, in a search's rollouts.
 
 Between two teams' Choose Actions questions the engine changes nothing but ``chosen``
@@ -1516,10 +1465,11 @@ that reads the formation, the piles, the location, the lasting effects and the s
 the decision's options, prompt or ``chosen`` — is the same for every team of the seat in
 that phase. A view that offers a ``memo`` dict (the search's view of its own game, made per
 rollout, whose state only its engine changes) gets them computed once per phase and seat;
-an observation has none, and its situations compute everything. Measured: 5.3% fewer
-instructions for six searched solo decisions (150 rollouts each), the same choices; the
-card values (``_cards``: per card, read by two or three teams' decisions) and the formation's
-dangers are what the later teams no longer compute. A value not listed here is computed
+an observation has none, and its situations compute everything. Measured: 4.8% fewer
+instructions for six searched solo decisions (150 rollouts each), the same choices: the
+later teams no longer work out the formation's dangers, reach and spawns (each card's own
+values, ``_cards``, stay their team's: another team's cards are other cards). A value not
+listed here is computed
 afresh by every decision (``chosen_kinds``, ``source``, ``scouted``, ``moved_swarm``...);
 the spawn values read ``scouted``, whose reading of the prompt (Forward Scouting's question)
 never matches a Choose Actions prompt, so they are the seat's alike;
