@@ -12,7 +12,10 @@ Two ways to use it:
   ``RuleSet.load(path).choose(view, decision, rng)``, where ``view`` is anything with
   ``.seat``, ``.state``, ``.table`` and ``.counts`` (an Observation, or a cheap view over the
   search's own game with :func:`deathangel.engine.observation.pile_counts`). A rule set reads
-  only hidden piles' sizes, never their cards, so it is honest on either.
+  only hidden piles' sizes, never their cards, so it is honest on either. A search's view may
+  also offer ``memo``, a dict in which the rules keep what a Choose Actions phase's team
+  decisions share (:data:`~deathangel.players.rules.features.PHASE_VALUES`): only a view
+  whose state nothing but its own game's engine changes, made anew for each game it views.
 """
 
 from __future__ import annotations
