@@ -168,7 +168,9 @@ class Situation:
             fixed = _FIXED_SUBJECTS[self.table] = {}
         self._fixed = fixed
         self._kept: dict[str, Any] | None = None
-        if decision.kind == CHOOSE_ACTION:
+        # Only the Choose Actions phase's own questions: a card of a plugin that asked a team
+        # for an action card at another time could have changed the formation since.
+        if decision.kind == CHOOSE_ACTION and st.phase == "choose_actions":
             memo: dict[tuple[int, int | None], dict[str, Any]] | None = getattr(view, "memo", None)
             if memo is not None:
                 kept = memo.get((st.round, self.seat))

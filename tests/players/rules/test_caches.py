@@ -196,3 +196,23 @@ def test_an_observation_shares_nothing() -> None:
     assert len(situation.death) == len(obs.state.formation) + 1  # computed, then kept?
     situation.keep_phase_values()
     assert "death" not in Situation(obs, obs.decision).__dict__
+
+
+def test_an_action_card_asked_after_the_phase_is_worked_out_afresh() -> None:
+    """A plugin's card may ask a team for an action card later in the round, after the
+    formation changed: only the Choose Actions phase's own questions share values."""
+    db = default_database()
+    game = Game(GameConfig(1, seed=30), db=db, checkpoints=False, forward=False)
+    decision = game.decision
+    assert decision is not None and decision.kind == CHOOSE_ACTION
+    view = _GameView(game.state, game.table)
+    view.seat = decision.seat
+    first = Situation(view, decision)
+    _every_phase_value(first, decision)
+    first.keep_phase_values()
+    assert "facing" in view.memo[game.state.round, decision.seat]
+    game.state.phase = "resolve_actions"
+    marine = game.state.formation[0].marine
+    marine.facing = 1 - marine.facing
+    later = Situation(view, decision)
+    assert later.facing[0] != first.facing[0]
