@@ -242,12 +242,20 @@ class MctsPlayer:
             tally[1] += 1
         return choice
 
-    def analyse(self, observation: Observation, decision: Decision) -> Option:
+    def analyse(
+        self, observation: Observation, decision: Decision, own: Option | None = None
+    ) -> Option:
         """Search ``decision`` whatever it is (even one :meth:`choose` would answer without a
         search) and return the choice; :attr:`last_values`, :attr:`last_visits` and
-        :attr:`last_errors` then hold its account of every option (for hints)."""
+        :attr:`last_errors` then hold its account of every option (for hints). ``own`` is
+        the option kept unless another clearly beats it (by default the policy's choice):
+        another strategy's choice, to ask whether the search would overrule that."""
         rng = random.Random(self._situation(observation, decision))
-        own = self.policy.choose(observation, decision, rng)
+        policy_choice = self.policy.choose(observation, decision, rng)
+        if own is None:
+            own = policy_choice
+        elif own not in decision.options:
+            raise ValueError(f"{own!r} is not one of the decision's options")
         return self._search(observation, decision, own, rng, time.perf_counter())
 
     def _situation(self, observation: Observation, decision: Decision) -> str:

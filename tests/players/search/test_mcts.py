@@ -604,3 +604,20 @@ def test_extend_is_passed_and_checked() -> None:
     assert parse_spec("mcts").make(1).extend == 0
     with pytest.raises(StrategySpecError, match="extend must be"):
         parse_spec("mcts:extend=-1").make(1)
+
+
+def test_analyse_keeps_a_given_option_unless_another_clearly_beats_it() -> None:
+    """``analyse(..., own)`` asks whether the search would overrule another strategy's
+    choice: with a margin no value can clear (values are chances, 0 to 1), every option
+    given is the answer, whatever the search's own policy prefers."""
+    game = Game(GameConfig(1, seed=21))
+    decision = game.decision
+    assert decision is not None and len(decision.options) > 1
+    obs = game.observation(decision.seat)
+    answers = [
+        MctsPlayer(seed=4, iterations=8, margin=1.0).analyse(obs, decision, option)
+        for option in decision.options
+    ]
+    assert answers == list(decision.options)
+    with pytest.raises(ValueError, match="not one of the decision's options"):
+        MctsPlayer(seed=4, iterations=8).analyse(obs, decision, Option("card", ("Nothing",)))

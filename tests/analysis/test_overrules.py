@@ -1,0 +1,44 @@
+"""docs/examples/overrules.py: where a search would choose otherwise than a strategy.
+
+Known answers: a search that may never overrule (a margin above any value) overrules
+nothing; one row per decision with a choice of the strategy's own games, counted here by
+playing the same games again without the search.
+"""
+
+from __future__ import annotations
+
+from example_kit import load_example
+
+from deathangel.engine.game import Game, GameConfig
+from deathangel.players.seeds import bot_seed
+from deathangel.plugins.strategies import parse_spec
+
+
+def _choices_with_options(strategy: str, players: int, seed: int, key: str) -> list[str]:
+    """The kinds of the decisions with a choice in the strategy's game, in order."""
+    spec = parse_spec(strategy)
+    seats = [spec.make(bot_seed(key, seed, s)) for s in range(1, players + 1)]
+    game = Game(GameConfig(players, seed=seed))
+    kinds = []
+    while (decision := game.decision) is not None:
+        own = seats[decision.seat - 1].choose(game.observation(decision.seat), decision)
+        if len(decision.options) > 1:
+            kinds.append(decision.kind)
+        game.push(own)
+    return kinds
+
+
+def test_one_row_per_decision_of_the_strategys_own_game() -> None:
+    script = load_example("overrules")
+    rows = script.look("rules", "mcts:iterations=6", 1, 1, 641000)
+    assert [r["kind"] for r in rows] == _choices_with_options("rules", 1, 641000, script.KEY)
+    table = script.summary(rows)
+    assert sum(n for _, n, _, _, _ in table) == len(rows)
+    assert all(0 <= overruled <= n for _, n, overruled, _, _ in table)
+
+
+def test_a_search_that_may_not_overrule_overrules_nothing() -> None:
+    script = load_example("overrules")
+    rows = script.look("rules", "mcts:iterations=6,margin=1", 2, 1, 641001)
+    assert rows and all(r["search"] == r["own"] for r in rows)
+    assert all(overruled == 0 for _, _, overruled, _, _ in script.summary(rows))
