@@ -30,7 +30,7 @@ def _choices_with_options(strategy: str, players: int, seed: int, key: str) -> l
 
 def test_one_row_per_decision_of_the_strategys_own_game() -> None:
     script = load_example("overrules")
-    rows = script.look("rules", "mcts:iterations=6", 1, 1, 641000)
+    rows = script.look("rules", "mcts:iterations=4", 1, 1, 641000)
     assert [r["kind"] for r in rows] == _choices_with_options("rules", 1, 641000, script.KEY)
     table = script.summary(rows)
     assert sum(n for _, n, _, _, _ in table) == len(rows)
@@ -39,6 +39,6 @@ def test_one_row_per_decision_of_the_strategys_own_game() -> None:
 
 def test_a_search_that_may_not_overrule_overrules_nothing() -> None:
     script = load_example("overrules")
-    rows = script.look("rules", "mcts:iterations=6,margin=1", 2, 1, 641001)
+    rows = script.look("rules", "mcts:iterations=4,margin=1", 1, 1, 641001)
     assert rows and all(r["search"] == r["own"] for r in rows)
     assert all(overruled == 0 for _, _, overruled, _, _ in script.summary(rows))
