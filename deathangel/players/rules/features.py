@@ -137,11 +137,11 @@ class Situation:
     __slots__ = (
         "__dict__",
         "_fixed",
-        "_kept",
         "decision",
         "kind",
         "margin",
         "n",
+        "phase_memo",
         "prompt",
         "seat",
         "st",
@@ -167,7 +167,9 @@ class Situation:
                 _FIXED_SUBJECTS.clear()
             fixed = _FIXED_SUBJECTS[self.table] = {}
         self._fixed = fixed
-        self._kept: dict[str, Any] | None = None
+        self.phase_memo: dict[str, Any] | None = None
+        """Where this decision's :data:`PHASE_VALUES` are kept for the seat's next team
+        (``None``: not a Choose Actions decision over a view that offers a memo)."""
         # Only the Choose Actions phase's own questions: a card of a plugin that asked a team
         # for an action card at another time could have changed the formation since.
         if decision.kind == CHOOSE_ACTION and st.phase == "choose_actions":
@@ -178,12 +180,13 @@ class Situation:
                     kept = memo[st.round, self.seat] = {}
                 else:
                     self.__dict__.update(kept)
-                self._kept = kept
+                self.phase_memo = kept
 
     def keep_phase_values(self) -> None:
         """Keep this situation's :data:`PHASE_VALUES` for the next team's Choose Actions
-        decision of the same seat (see :data:`PHASE_VALUES`); nothing for other decisions."""
-        kept = self._kept
+        decision of the same seat (see :data:`PHASE_VALUES`); nothing without a
+        :attr:`phase_memo` (the rules' hot path tests that first, sparing the call)."""
+        kept = self.phase_memo
         if kept is not None:
             for name, value in self.__dict__.items():
                 if name in PHASE_VALUES:
@@ -1471,8 +1474,8 @@ an observation has none, and its situations compute everything. Measured: 4.8% f
 instructions for six searched solo decisions (150 rollouts each), the same choices: the
 later teams no longer work out the formation's dangers, reach and spawns (each card's own
 values, ``_cards``, stay their team's: another team's cards are other cards). A value not
-listed here is computed
-afresh by every decision (``chosen_kinds``, ``source``, ``scouted``, ``moved_swarm``...);
+listed here is computed afresh by every decision (``chosen_kinds``, ``source``, ``scouted``,
+``moved_swarm``...);
 the spawn values read ``scouted``, whose reading of the prompt (Forward Scouting's question)
 never matches a Choose Actions prompt, so they are the seat's alike;
 ``tests/players/rules/test_caches.py`` checks every listed one against a fresh computation."""

@@ -170,7 +170,8 @@ class RuleSet:
             return [0.0] * len(options)
         situation = Situation(view, decision)
         scores = scorer(situation, options)
-        situation.keep_phase_values()
+        if situation.phase_memo is not None:
+            situation.keep_phase_values()
         return scores
 
     def best(self, view: View, decision: Decision) -> list[int]:
@@ -196,7 +197,8 @@ class RuleSet:
         else:
             situation = Situation(view, decision)
             scores = scorer(situation, options)
-            situation.keep_phase_values()
+            if situation.phase_memo is not None:  # a call only where there is a memo
+                situation.keep_phase_values()
         top = max(scores)
         if top == top and scores.count(top) == 1:
             # One top score (most decisions): its option, found without a comprehension's
