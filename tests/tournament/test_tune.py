@@ -216,8 +216,10 @@ def test_the_documented_search_spaces_read_and_keep_the_seed_ranges(path: Path) 
     assert CONFIRMING[0] <= space.confirm[0] <= space.confirm[1] <= CONFIRMING[1]
 
 
-def test_both_worked_examples_are_found() -> None:
-    assert [p.name for p in EXAMPLES] == ["mcts-fast.toml", "rules-weights.toml"]
+def test_the_worked_examples_are_found() -> None:
+    assert [p.name for p in EXAMPLES] == [
+        "mcts-fast.toml", "rules-weights.toml", "search-preferences.toml",
+    ]  # fmt: skip
 
 
 def test_a_trial_cut_off_before_any_game_is_listed_without_figures() -> None:

@@ -444,6 +444,44 @@ def test_the_example_rule_file_in_the_docs_loads() -> None:
     assert "place_support" in rules.scorers
 
 
+def test_the_search_preferences_example_adds_exactly_its_two_weights(tmp_path: Path) -> None:
+    """docs/examples/rules/search-preferences.toml repeats the default Choose Actions rules and
+    adds two weights: at its written zeros it scores every card as the default does; with
+    weights set, Forward Scouting gains k_scout and a Support card k_support in round 1 only."""
+    examples = Path(__file__).resolve().parents[3] / "docs" / "examples" / "rules"
+    shipped = RuleSet.load("default")
+    as_written = RuleSet.load(examples / "search-preferences.toml")
+    weighted_file = tmp_path / "weighted.toml"
+    weighted_file.write_text(
+        f'extends = "{(examples / "search-preferences.toml").as_posix()}"\n'
+        "[let]\nk_support = 0.25\nk_scout = 0.5\n",
+        encoding="utf-8",
+    )
+    weighted = RuleSet.load(weighted_file)
+    kinds = {name: card.kind for name, (_, card) in table().actions.items()}
+    seen = {"scout": 0, "support": 0, "later": 0}
+    for seed in range(40):
+        game = Game(GameConfig(1, seed=seed))
+        player = RulesPlayer(seed)
+        while (decision := game.decision) is not None:
+            if decision.kind == "choose_action":
+                view = game.observation(decision.seat)
+                base = shipped.scores(view, decision)
+                assert as_written.scores(view, decision) == base
+                for option, old, new in zip(
+                    decision.options, base, weighted.scores(view, decision), strict=True
+                ):
+                    card = option.text("card")
+                    extra = 0.5 * (card == "Forward Scouting")
+                    extra += 0.25 * (kinds[card] == "support" and game.state.round == 1)
+                    assert new == pytest.approx(old + extra)
+                    seen["scout"] += card == "Forward Scouting"
+                    seen["support"] += kinds[card] == "support" and game.state.round == 1
+                    seen["later"] += kinds[card] == "support" and game.state.round > 1
+            game.push(player.choose(game.observation(decision.seat), decision))
+    assert min(seen.values()) > 0
+
+
 def test_the_figures_script_matches_simulate() -> None:
     """docs/examples/strategy_figures.py makes the docs' rows: its win rate and locations must
     be those of `deathangel simulate` for the same games."""
