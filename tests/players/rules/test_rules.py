@@ -464,8 +464,8 @@ def test_the_search_preferences_example_adds_exactly_its_two_weights(tmp_path: P
         game = Game(GameConfig(1, seed=seed))
         player = RulesPlayer(seed)
         while (decision := game.decision) is not None:
+            view = game.observation(decision.seat)
             if decision.kind == "choose_action":
-                view = game.observation(decision.seat)
                 base = shipped.scores(view, decision)
                 assert as_written.scores(view, decision) == base
                 for option, old, new in zip(
@@ -478,7 +478,7 @@ def test_the_search_preferences_example_adds_exactly_its_two_weights(tmp_path: P
                     seen["scout"] += card == "Forward Scouting"
                     seen["support"] += kinds[card] == "support" and game.state.round == 1
                     seen["later"] += kinds[card] == "support" and game.state.round > 1
-            game.push(player.choose(game.observation(decision.seat), decision))
+            game.push(player.choose(view, decision))
     assert min(seen.values()) > 0
 
 
