@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from attrs import frozen
@@ -17,6 +18,15 @@ from deathangel.analysis.bench import BENCH_BOT_KEY
 from deathangel.analysis.simulate import play_game, spec_bots
 from deathangel.engine.game import GameConfig, default_database
 from deathangel.plugins.strategies import parse_spec, strategies
+
+
+def nearest_rank(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of values in order by nearest rank (the value at rank ceil(q n) of
+    n, a value that occurred: no interpolation between two decisions); 0 with none."""
+    if not ordered:
+        return 0.0
+    rank = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
+    return ordered[rank]
 
 
 @frozen
@@ -33,10 +43,7 @@ class DecisionTimes:
 
     def quantile(self, q: float) -> float:
         """The ``q`` quantile (nearest rank) of the decision times; 0 with none."""
-        if not self.times:
-            return 0.0
-        rank = max(0, min(len(self.times) - 1, math.ceil(q * len(self.times)) - 1))
-        return self.times[rank]
+        return nearest_rank(self.times, q)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready; times in milliseconds, rounded to 0.01."""

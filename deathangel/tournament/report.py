@@ -42,6 +42,10 @@ class EntryLine:
     failures: int
     mean_locations: float
     mean_rounds: float
+    decision_time: tuple[float, float] | None = None
+    """Seconds per decision, median and 90th percentile (nearest rank) over the games, each
+    game's wall time over its decisions: what the strategy costs to play, engine included
+    (``None`` if no game has a decision)."""
 
     @property
     def win_rate(self) -> float:
@@ -53,6 +57,7 @@ class EntryLine:
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = self.interval
+        t = self.decision_time
         return {
             "players": self.cell.players,
             "teams": self.cell.teams,
@@ -65,6 +70,8 @@ class EntryLine:
             "win_rate_high": hi,
             "mean_locations": self.mean_locations,
             "mean_rounds": self.mean_rounds,
+            "decision_seconds_median": None if t is None else t[0],
+            "decision_seconds_p90": None if t is None else t[1],
         }
 
 
@@ -177,11 +184,13 @@ def read_report(results: Results) -> Report:
         "GROUP BY players, cell_teams, entry"
     ):
         failed[Cell(players, teams), entry] = n
+    times = decision_times(results)
     lines = []
     for cell in config.cells:
         for name in names:
             games, wins, locs, rounds = stats.get((cell, name), (0, 0, 0.0, 0.0))
-            lines.append(EntryLine(cell, name, games, wins, failed[cell, name], locs, rounds))
+            time = times.get((cell, name))
+            lines.append(EntryLine(cell, name, games, wins, failed[cell, name], locs, rounds, time))
     pairs = []
     for a, b in combinations(names, 2):
         boxes: dict[Cell, list[int]] = {cell: [0, 0, 0, 0] for cell in config.cells}
@@ -217,6 +226,26 @@ def read_report(results: Results) -> Report:
     )
     sprt = SprtTracker(config, results.states()).advance() if config.sprt is not None else None
     return Report(config, tuple(lines), tuple(pairs), locations, causes, runs, sprt)
+
+
+def decision_times(results: Results) -> dict[tuple[Cell, str], tuple[float, float]]:
+    """Per cell and entry, the median and 90th percentile (nearest rank: the value at rank
+    ceil(q n) of n, in order) of the games' seconds per decision. Ranked in SQLite, so a
+    report of a million games does not read a million rows into Python."""
+    out: dict[tuple[Cell, str], list[float]] = {}
+    for players, teams, entry, t in results.rows(
+        "SELECT players, cell_teams, entry, t FROM ("
+        " SELECT players, cell_teams, entry, seconds * 1.0 / decisions AS t,"
+        "  ROW_NUMBER() OVER (PARTITION BY players, cell_teams, entry"
+        "   ORDER BY seconds * 1.0 / decisions) AS k,"
+        "  COUNT(*) OVER (PARTITION BY players, cell_teams, entry) AS n"
+        " FROM games WHERE decisions > 0)"
+        # ceil(n / 2) and ceil(9 n / 10) in integers; the median's row first.
+        " WHERE k = (n + 1) / 2 OR k = (9 * n + 9) / 10 ORDER BY 1, 2, 3, k"
+    ):
+        out.setdefault((Cell(players, teams), entry), []).append(t)
+    # One row when both ranks are the same game (n = 1).
+    return {key: (v[0], v[-1]) for key, v in out.items()}
 
 
 def pairs_against(results: Results, other: Results) -> tuple[tuple[PairLine, ...], str]:
@@ -324,7 +353,10 @@ def p_text(p: float) -> str:
     return f"{p:.3g}" if p >= 1e-4 else f"{p:.1e}"
 
 
-ENTRY_HEADERS = ("cell", "entry", "games", "wins", "win rate", "95% interval", "mean locations")
+ENTRY_HEADERS = (
+    *("cell", "entry", "games", "wins", "win rate", "95% interval", "mean locations"),
+    "time per decision (median, p90)",
+)
 PAIR_HEADERS = (
     *("cell", "A", "B", "pairs", "only A won", "only B won"),
     *("B − A", "95% interval", "McNemar p"),
@@ -335,7 +367,8 @@ def entry_cells(line: EntryLine) -> list[str]:
     lo, hi = line.interval
     games = str(line.games) + (f" (+{line.failures} failed)" if line.failures else "")
     if not line.games:
-        return [line.cell.label, line.entry, games, "0", "–", "–", "–"]
+        return [line.cell.label, line.entry, games, "0", "–", "–", "–", "–"]
+    t = line.decision_time
     return [
         line.cell.label,
         line.entry,
@@ -344,7 +377,17 @@ def entry_cells(line: EntryLine) -> list[str]:
         percent(line.win_rate),
         f"{percent(lo)} – {percent(hi)}",
         f"{line.mean_locations:.2f}",
+        "–" if t is None else f"{duration(t[0])}, {duration(t[1])}",
     ]
+
+
+def duration(seconds: float) -> str:
+    """A time per decision as people read it: µs below a millisecond, then ms, then s."""
+    if seconds < 0.001:
+        return f"{1e6 * seconds:.0f} µs"
+    if seconds < 1:
+        return f"{1000 * seconds:.3g} ms"
+    return f"{seconds:.2f} s"
 
 
 def pair_cells(line: PairLine) -> list[str]:

@@ -1,14 +1,15 @@
 """The 1–6 player strength table of docs/strategies.md, from tournament databases.
 
-    python docs/examples/strength_table.py cheap.db solo.db multi.db [--times times.json]
+    python docs/examples/strength_table.py cheap.db solo.db multi.db
 
 Each database is read through ``deathangel report --json`` (so the figures are the report's:
 Wilson intervals, Newcombe's paired interval, McNemar's exact p). A strategy's row comes
 from the database that played it most at that player count, together with any other that
 played it on seeds none of those holds (a run extended on the seeds after it: the games are
 added up and the intervals computed afresh); its paired difference over ``rules`` likewise,
-from databases where both played the same seeds. ``--times`` adds time per
-decision (median, 90th percentile) from a JSON object ``{"STRATEGY/PLAYERS": [median_s, p90_s]}``.
+from databases where both played the same seeds. Time per decision (median, 90th
+percentile by nearest rank, as ``deathangel report`` gives it) is over the row's games, each
+game's wall time over its decisions, read from the same databases.
 ``--against NEW.db=OLD.db`` reads ``NEW.db`` with ``deathangel report --against OLD.db``: a
 challenger played alone on the seeds of an earlier run gets its paired difference over that
 run's ``rules``. Strategies beyond the usual four come after them, in name order.
@@ -18,10 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
+from deathangel.analysis.thinking import nearest_rank
 from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_difference, wilson_interval
 
 ORDER = ("random", "rules", "mcts", "mcts-strong")
@@ -58,6 +63,24 @@ def disjoint(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return taken
 
 
+def game_times(db: str) -> dict[tuple[int, str], list[float]]:
+    """Each game's seconds per decision, per (players, entry), read-only from ``db``."""
+    out: dict[tuple[int, str], list[float]] = {}
+    uri = Path(db).resolve().as_uri() + "?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as conn:
+        for players, entry, t in conn.execute(
+            "SELECT players, entry, seconds * 1.0 / decisions FROM games WHERE decisions > 0"
+        ):
+            out.setdefault((players, entry), []).append(t)
+    return out
+
+
+def merged_times(runs: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """Median and 90th percentile of the runs' games' seconds per decision together."""
+    ordered = sorted(t for r in runs for t in r.get("times", ()))
+    return (nearest_rank(ordered, 0.5), nearest_rank(ordered, 0.9)) if ordered else None
+
+
 def merged_entry(runs: list[dict[str, Any]]) -> dict[str, Any]:
     games = sum(r["games"] for r in runs)
     wins = sum(r["wins"] for r in runs)
@@ -68,6 +91,7 @@ def merged_entry(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "win_rate_low": low,
         "win_rate_high": high,
         "mean_locations": sum(r["mean_locations"] * r["games"] for r in runs) / games,
+        "times": merged_times(runs),
     }
 
 
@@ -91,18 +115,14 @@ def merged_pair(runs: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dbs", nargs="+")
-    parser.add_argument("--times")
     parser.add_argument("--against", action="append", default=[], metavar="NEW.db=OLD.db")
     args = parser.parse_args()
     against = dict(pair.split("=", 1) for pair in args.against)
-    times: dict[str, list[float]] = {}
-    if args.times:
-        with open(args.times, encoding="utf-8") as f:
-            times = json.load(f)
     found_rows: dict[tuple[int, str], list[dict[str, Any]]] = {}
     found_pairs: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for db in args.dbs:
         data = report(db, against.get(db))
+        times = game_times(db)
         seed, n = data["config"]["seed"], data["config"]["games"]
         # A run set up but not yet played (no games, no pairs) adds nothing and would
         # leave nothing to take a rate of.
@@ -110,6 +130,7 @@ def main() -> None:
             if not e["games"]:
                 continue
             run = {**e, "seed": seed, "n": n, "played": e["games"]}
+            run["times"] = times.get((e["players"], e["entry"]), [])
             found_rows.setdefault((e["players"], e["entry"]), []).append(run)
         for p in data["pairs"]:
             if p["a"] == "rules" and p["pairs"]:
@@ -129,7 +150,7 @@ def main() -> None:
             e = rows.get((players, name))
             if e is None:
                 continue
-            t = times.get(f"{name}/{players}")
+            t = e["times"]
             timing = f"{ms(t[0])}, {ms(t[1])}" if t else "–"
             p = pairs.get((players, name))
             if p is None:

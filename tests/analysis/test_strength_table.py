@@ -61,3 +61,17 @@ def test_added_up_pairs_are_tested_afresh() -> None:
     # McNemar exact: 3 of 12 discordant pairs to A, two-sided: 2 (1 + 12 + 66 + 220) / 4096.
     assert pair["mcnemar_p"] == pytest.approx(2 * 299 / 4096)
     assert pair["difference_low"] < pair["difference"] < pair["difference_high"]
+
+
+def test_added_up_rows_take_their_times_from_all_their_games() -> None:
+    table = _script()
+    # 4 and 6 games' seconds per decision: together 0.1 ... 1.0, in no order.
+    runs = [
+        {"games": 4, "wins": 1, "mean_locations": 3.0, "times": [0.9, 0.2, 0.5, 0.1]},
+        {"games": 6, "wins": 2, "mean_locations": 3.0, "times": [0.4, 1.0, 0.3, 0.8, 0.6, 0.7]},
+    ]
+    # Nearest rank of 10 values: the median is the 5th (0.5), the 90th percentile the 9th.
+    assert table.merged_entry(runs)["times"] == (0.5, 0.9)
+    # The first run alone: 4 values, ranks ceil(2) = 2 and ceil(3.6) = 4.
+    assert table.merged_entry(runs[:1])["times"] == (0.2, 0.9)
+    assert table.merged_times([{"times": []}]) is None
