@@ -152,11 +152,13 @@ def play_out(
     names: Sequence[str] | None = None,
     max_decisions: int = MAX_DECISIONS,
     started: float | None = None,
+    watch: Callable[[Game], None] | None = None,
 ) -> GameResult:
     """Play ``game`` from its start to its end, as :func:`play_game` does; for callers that
     need the game afterwards (its history, its log, its seats). ``game`` must have been made
     with forward-model records when a player uses them. ``started`` is when the clock began
-    (``time.perf_counter()``; by default, now)."""
+    (``time.perf_counter()``; by default, now). ``watch(game)`` is called before each
+    decision is asked (to keep positions as they are reached; it must not change the game)."""
     if started is None:
         started = time.perf_counter()
     config = game.config
@@ -169,6 +171,8 @@ def play_out(
     count = 0
     decision = game.decision
     while decision is not None:
+        if watch is not None:
+            watch(game)
         seat = decision.seat
         player = players[seat - 1]
         option = player.choose(observation(seat) if looks[seat - 1] else None, decision)

@@ -24,11 +24,9 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.analysis.simulate import spec_bots
-from deathangel.engine.game import Game, GameConfig
+from deathangel.analysis.positions import GamePositions, play_game_positions
 from deathangel.errors import DeathAngelError
-from deathangel.players.search.model import Layer, ValueModel, features
-from deathangel.players.search.value import position_value
+from deathangel.players.search.model import Layer, ValueModel
 from deathangel.players.seeds import new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
 
@@ -66,35 +64,29 @@ def play_positions(
 ) -> Positions:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and keep every round start;
     with several player counts, game ``i`` has ``players[i % len(players)]`` seats."""
-    counts = [players] if isinstance(players, int) else list(players)
-    spec = parse_spec(strategy)
-    found = strategies()
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    parse_spec(strategy)  # a misspelt strategy is one line before any game
     key = bot_key if bot_key is not None else new_bot_key()
+    found = strategies()
+    played = []
+    for i in range(games):
+        played.append(play_game_positions(i, seed, counts, strategy, key, found))
+        if progress is not None:
+            progress(i + 1, games)
+    return positions_of(played, seed)
+
+
+def positions_of(games: Sequence[GamePositions], seed: int) -> Positions:
+    """Games' round starts as one set of positions (game ``i`` has seed ``seed + i``)."""
     rows: list[dict[str, float]] = []
     won: list[bool] = []
     game_ids: list[int] = []
     baseline: list[float] = []
-    for i in range(games):
-        seats = counts[i % len(counts)]
-        game = Game(GameConfig(seats, seed=seed + i), checkpoints=False, forward=False)
-        bots = spec_bots([spec] * seats, seed + i, found, key)
-        looks = [getattr(b, "observes", True) for b in bots]
-        first = len(rows)
-        last_round = -1
-        while (decision := game.decision) is not None:
-            st = game.state
-            if st.round != last_round and st.phase == "choose_actions":
-                last_round = st.round
-                rows.append(features(st, game.table))
-                baseline.append(position_value(st, game.table))
-                game_ids.append(seed + i)
-            seat = decision.seat
-            bot = bots[seat - 1]
-            game.push(bot.choose(game.observation(seat) if looks[seat - 1] else None, decision))
-        victory = game.outcome == "victory"
-        won.extend([victory] * (len(rows) - first))
-        if progress is not None:
-            progress(i + 1, games)
+    for g in games:
+        rows += g.rows
+        baseline += g.baseline
+        won += [g.won] * len(g.rows)
+        game_ids += [seed + g.index] * len(g.rows)
     return Positions(tuple(rows), tuple(won), tuple(game_ids), tuple(baseline))
 
 

@@ -8,6 +8,7 @@ hand-made progress value and the model — by log-loss, Brier score and calibrat
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -45,16 +46,34 @@ def fit_cli(
         str, typer.Option("--hidden", help="Hidden layer widths, e.g. 16 or 32,16; 0: logistic.")
     ] = "16",
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the positions.")] = 60,
+    positions: Annotated[
+        Path | None,
+        typer.Option(
+            "--positions",
+            help="Fit on the games stored by 'value play' instead of playing "
+            "(--games, --seed, --players, --strategy then come from the file).",
+        ),
+    ] = None,
+    holdout_positions: Annotated[
+        Path | None,
+        typer.Option("--holdout-positions", help="Judge on games stored by 'value play'."),
+    ] = None,
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
     from deathangel.analysis.valuefit import fit, play_positions
 
     widths = _widths(hidden)
     counts = _counts(players)
+    if positions is not None:
+        train, (seed, games, strategy, players) = _stored(positions)
+    if holdout_positions is not None:
+        test, (holdout_seed, holdout, _, _) = _stored(holdout_positions)
     if not (holdout_seed >= seed + games or holdout_seed + holdout <= seed):
         raise DeathAngelError("the held-out games' seeds overlap the training games' seeds")
-    train = _play(play_positions, games, seed, counts, strategy, "training games")
-    test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
+    if positions is None:
+        train = _play(play_positions, games, seed, counts, strategy, "training games")
+    if holdout_positions is None:
+        test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
     about = (
         f"fitted on the round starts of {games} games of {strategy!r} for {players} player(s) "
         f"(seeds {seed}..{seed + games - 1}), hidden layers {list(widths) or 'none'}"
@@ -75,15 +94,85 @@ def check_cli(
         str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
     ] = "1",
     strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
+    positions: Annotated[
+        Path | None,
+        typer.Option("--positions", help="Judge on games stored by 'value play' instead."),
+    ] = None,
 ) -> None:
     """Judge a value model on games: how well it predicts who wins, beside the hand-made one."""
     from deathangel.analysis.valuefit import play_positions
     from deathangel.players.search.model import ValueModel
 
     loaded = ValueModel.load(model)
-    test = _play(play_positions, games, seed, _counts(players), strategy, "games")
+    if positions is not None:
+        test, (seed, games, _, _) = _stored(positions)
+    else:
+        test = _play(play_positions, games, seed, _counts(players), strategy, "games")
     for line in comparison(test, loaded.chance, seed, games):
         typer.echo(line)
+
+
+@value_app.command("play")
+def play_cli(
+    db: Annotated[Path, typer.Option("--db", help="The positions file (SQLite) to fill.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games in all.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 340000,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+    ] = "1",
+    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "mcts",
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Worker processes (0 or 1: this one).")
+    ] = 1,
+    bot_key: Annotated[
+        str | None,
+        typer.Option("--bot-key", help="32 hex digits seeding the bots (default: a new one)."),
+    ] = None,
+) -> None:
+    """Play games and store their round starts, game by game, for 'value fit --positions'.
+
+    Stop it any time (Ctrl-C, even kill -9): the same command goes on without losing a
+    stored game, and a larger --games extends the file.
+    """
+    from deathangel.analysis.positions import PositionsConfig, PositionStore, play_into
+    from deathangel.players.seeds import check_bot_key, new_bot_key
+    from deathangel.plugins.strategies import parse_spec
+
+    if games < 1:
+        raise DeathAngelError(f"--games must be at least 1, not {games}")
+    parse_spec(strategy)
+    counts = tuple(_counts(players))
+    if bot_key is not None:
+        key = check_bot_key(bot_key)
+    elif db.exists():
+        with PositionStore.open(db) as old:
+            key = old.config.bot_key  # going on: the file's own bots
+    else:
+        key = new_bot_key()
+    config = PositionsConfig(strategy, counts, seed, games, key)
+    with PositionStore.open(db, config) as store:
+        played = _with_bar(lambda p: play_into(store, workers, p, games), games, "games")
+        stored = len([i for i in store.done() if i < games])
+    typer.echo(
+        f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "
+        f"Fit with: deathangel value fit --positions {db}"
+    )
+
+
+def _stored(path: Path) -> tuple[Positions, tuple[int, int, str, str]]:
+    """A positions file's games as positions, with (seed, games, strategy, players)."""
+    from deathangel.analysis.positions import PositionStore
+    from deathangel.analysis.valuefit import positions_of
+
+    with PositionStore.open(path) as store:
+        c = store.config
+        played = store.games()
+    if not played:
+        raise DeathAngelError(f"{path}: no games stored yet (deathangel value play --db {path})")
+    if len(played) < c.games:
+        typer.echo(f"{path}: {len(played)} of {c.games} games stored; using those", err=True)
+    players = ",".join(str(p) for p in c.players)
+    return positions_of(played, c.seed), (c.seed, c.games, c.strategy, players)
 
 
 def comparison(test: Positions, chance: Any, seed: int, games: int) -> list[str]:
@@ -141,8 +230,18 @@ def _play(
 ) -> Positions:
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
+    return _with_bar(  # type: ignore[no-any-return]
+        lambda progress: play(games, seed, players=players, strategy=strategy, progress=progress),
+        games,
+        what,
+    )
+
+
+def _with_bar(work: Callable[[Any], Any], total: int, what: str) -> Any:
+    """``work(progress)`` with a progress bar on a terminal (``progress`` is ``None`` when
+    standard error is not one)."""
     if not sys.stderr.isatty():
-        return play(games, seed, players=players, strategy=strategy)  # type: ignore[no-any-return]
+        return work(None)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -153,11 +252,5 @@ def _play(
         console=Console(stderr=True),
         transient=True,
     ) as bar:
-        task = bar.add_task("", total=games)
-        return play(  # type: ignore[no-any-return]
-            games,
-            seed,
-            players=players,
-            strategy=strategy,
-            progress=lambda done, total: bar.update(task, completed=done),
-        )
+        task = bar.add_task("", total=total)
+        return work(lambda done, _total: bar.update(task, completed=done))

@@ -1,0 +1,274 @@
+"""Round starts of played games, stored game by game as they are played (``deathangel value
+play``), so a value model can be fitted on the games of a slow strategy.
+
+A value fitted on the `rules` bot's games learns what a position is worth when `rules` plays
+on; the search plays on far better, so its own games (self-play) are the positions a search's
+value should learn from. A search's game costs seconds to minutes where a `rules` game costs a
+millisecond: a thousand of them is hours on a few cores. So the games are played on worker
+processes and each is written to an SQLite file the moment it ends, in one transaction: a
+stop at any moment (Ctrl-C, kill -9) loses at most the games being played, and the same
+command goes on where it stopped. The file is data (SQLite with JSON values), never pickle.
+
+Game ``i`` has seed ``seed + i`` and, with several player counts, ``players[i % len]`` seats;
+its bots are seeded from the file's bot key, so a game is the same whether it was played
+first, last, in one process or on a worker, and the file's positions are exactly those
+:func:`~deathangel.analysis.valuefit.play_positions` gives for the same arguments.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import multiprocessing
+import sqlite3
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from deathangel.analysis.simulate import play_out, spec_bots
+from deathangel.engine.game import Game, GameConfig
+from deathangel.errors import DeathAngelError
+from deathangel.players.base import uses_forward_model
+from deathangel.players.search.model import features
+from deathangel.players.search.value import position_value
+from deathangel.plugins.strategies import Strategy, parse_spec, strategies
+
+FORMAT = 1
+"""The positions file's format version (``meta.format``)."""
+
+Progress = Callable[[int, int], None]
+
+
+class PositionsError(DeathAngelError, ValueError):
+    """A positions file that cannot be used: the message names it and what is wrong."""
+
+
+@frozen
+class GamePositions:
+    """One played game's round starts: their features, the hand-made value of each (for
+    comparison), and whether the marines won."""
+
+    index: int
+    seats: int
+    won: bool
+    rows: tuple[dict[str, float], ...]
+    baseline: tuple[float, ...]
+
+
+@frozen
+class PositionsConfig:
+    """What fixes a positions file's games: who plays, how many seats, which seeds, which
+    bots. ``games`` may grow when a run is extended; the rest must stay the same."""
+
+    strategy: str
+    players: tuple[int, ...]
+    seed: int
+    games: int
+    bot_key: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "players": list(self.players),
+            "seed": self.seed,
+            "games": self.games,
+            "bot_key": self.bot_key,
+        }
+
+
+def play_game_positions(
+    index: int,
+    seed: int,
+    players: Sequence[int],
+    strategy: str,
+    bot_key: str,
+    found: dict[str, Strategy] | None = None,
+) -> GamePositions:
+    """Play game ``index`` (seed ``seed + index``) with ``strategy`` at every seat and keep
+    every round start (the first decision of each round's Choose Actions). ``found``: the
+    strategies on offer, when the caller has them (looking them up costs more than a fast
+    bot's game)."""
+    seats = players[index % len(players)]
+    spec = parse_spec(strategy)
+    bots = spec_bots([spec] * seats, seed + index, found or strategies(), bot_key)
+    forward = any(uses_forward_model(b) for b in bots)
+    game = Game(GameConfig(seats, seed=seed + index), checkpoints=False, forward=forward)
+    rows: list[dict[str, float]] = []
+    baseline: list[float] = []
+    last_round = [-1]
+
+    def keep(game: Game) -> None:
+        st = game.state
+        if st.round != last_round[0] and st.phase == "choose_actions":
+            last_round[0] = st.round
+            rows.append(features(st, game.table))
+            baseline.append(position_value(st, game.table))
+
+    result = play_out(game, bots, watch=keep)
+    won = result.outcome == "victory"
+    return GamePositions(index, seats, won, tuple(rows), tuple(baseline))
+
+
+def _play_task(args: tuple[int, int, tuple[int, ...], str, str]) -> GamePositions:
+    """A worker's job: one game (module level, so a spawned process can find it)."""
+    return play_game_positions(*args)
+
+
+class PositionStore:
+    """An open positions file. Use :meth:`open`; close it (or use ``with``)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, config: PositionsConfig) -> None:
+        self.path = path
+        self.conn = conn
+        self.config = config
+
+    @classmethod
+    def open(cls, path: str | Path, config: PositionsConfig | None = None) -> PositionStore:
+        """Open ``path``, creating it for ``config`` if it does not exist. With ``config``,
+        an existing file must have been made for the same strategy, seats, seed and bot key
+        (``games`` may be larger: the run is extended).
+
+        :raises PositionsError: naming the file, and the field that differs.
+        """
+        path = Path(path)
+        if not path.exists():
+            if config is None:
+                raise PositionsError(f"{path}: no such positions file")
+            conn = sqlite3.connect(path)
+            with conn:
+                conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                conn.execute(
+                    "CREATE TABLE games (game INTEGER PRIMARY KEY, seats INTEGER NOT NULL, "
+                    "won INTEGER NOT NULL, positions TEXT NOT NULL)"
+                )
+                conn.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [("format", str(FORMAT)), ("config", json.dumps(config.to_dict()))],
+                )
+            return cls(path, conn, config)
+        stored = _read_config(path)
+        if config is not None:
+            mine, theirs = config.to_dict(), stored.to_dict()
+            differ = [k for k in mine if k != "games" and mine[k] != theirs[k]]
+            if differ:
+                field = differ[0]
+                raise PositionsError(
+                    f"{path}: made with {field} {theirs[field]!r}, not {mine[field]!r} "
+                    "(use another file, or the same settings to go on)"
+                )
+            if config.games > stored.games:
+                stored = config
+        conn = sqlite3.connect(path)
+        if stored is config:
+            with conn:
+                conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'config'",
+                    (json.dumps(config.to_dict()),),
+                )
+        return cls(path, conn, stored)
+
+    def __enter__(self) -> PositionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def done(self) -> set[int]:
+        """Indices of the games stored."""
+        return {row[0] for row in self.conn.execute("SELECT game FROM games")}
+
+    def add(self, game: GamePositions) -> None:
+        """Store one game, in one transaction (all of it or none)."""
+        data = [{"features": r, "value": v} for r, v in zip(game.rows, game.baseline, strict=True)]
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?)",
+                (game.index, game.seats, int(game.won), json.dumps(data)),
+            )
+
+    def games(self, limit: int | None = None) -> list[GamePositions]:
+        """The stored games in order of index (those below ``limit`` only, if given)."""
+        top = self.config.games if limit is None else limit
+        out = []
+        for index, seats, won, text in self.conn.execute(
+            "SELECT game, seats, won, positions FROM games WHERE game < ? ORDER BY game", (top,)
+        ):
+            try:
+                data = json.loads(text)
+                rows = tuple({str(k): float(v) for k, v in p["features"].items()} for p in data)
+                baseline = tuple(float(p["value"]) for p in data)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                raise PositionsError(f"{self.path}: game {index}'s positions are corrupt") from None
+            out.append(GamePositions(index, seats, bool(won), rows, baseline))
+        return out
+
+
+def _read_config(path: Path) -> PositionsConfig:
+    """The config a positions file was made with, or one line saying why it is not one."""
+    uri = path.resolve().as_uri() + "?mode=ro"
+    try:
+        with closing(sqlite3.connect(uri, uri=True)) as conn:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            conn.execute("SELECT game, seats, won, positions FROM games LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise PositionsError(f"{path}: not a positions file ({exc})") from None
+    if meta.get("format") != str(FORMAT):
+        raise PositionsError(
+            f"{path}: positions format {meta.get('format')!r}, this version reads {FORMAT}"
+        )
+    try:
+        raw = json.loads(meta["config"])
+        return PositionsConfig(
+            str(raw["strategy"]),
+            tuple(int(p) for p in raw["players"]),
+            int(raw["seed"]),
+            int(raw["games"]),
+            str(raw["bot_key"]),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise PositionsError(f"{path}: its config is corrupt ({exc!r})") from None
+
+
+def play_into(
+    store: PositionStore,
+    workers: int = 0,
+    progress: Progress | None = None,
+    games: int | None = None,
+) -> int:
+    """Play the games below index ``games`` (by default the store's) not yet stored, each
+    written as it ends; ``workers`` > 1 plays them on that many processes. Returns how many
+    were played now."""
+    c = store.config
+    total = c.games if games is None else games
+    todo = sorted(set(range(total)) - store.done())
+    done = total - len(todo)
+    if progress is not None:
+        progress(done, total)
+    tasks = [(i, c.seed, c.players, c.strategy, c.bot_key) for i in todo]
+    if workers <= 1:
+        for task in tasks:
+            store.add(_play_task(task))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        return len(tasks)
+    # Spawned, not forked: a worker imports what it needs afresh, as the tournament's do.
+    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_play_task, task) for task in tasks]
+        try:
+            for future in cf.as_completed(futures):
+                store.add(future.result())
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return len(tasks)

@@ -1,0 +1,184 @@
+"""Stored positions (``deathangel value play``): a file holds exactly the round starts that
+playing the same games in one process gives, however it was filled (in order, on workers,
+extended, stopped by kill -9 and gone on with), refuses other settings and corrupt data in
+one line, and ``value fit`` / ``value check`` read it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from support import TEST_BOT_KEY
+
+from deathangel.analysis.positions import (
+    PositionsConfig,
+    PositionsError,
+    PositionStore,
+    play_into,
+)
+from deathangel.analysis.valuefit import Positions, play_positions, positions_of
+
+SEED = 340000
+SLOW = "mcts:iterations=8,horizon=1"
+"""A search cheap enough for a test, slow enough (seconds a game) to be stopped mid-run."""
+
+
+def stored(path: Path) -> Positions:
+    with PositionStore.open(path) as store:
+        return positions_of(store.games(), store.config.seed)
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "deathangel", "value", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_a_file_holds_what_playing_in_one_process_gives(tmp_path: Path) -> None:
+    expected = play_positions(6, SEED, players=[1, 2], strategy="rules", bot_key=TEST_BOT_KEY)
+    config = PositionsConfig("rules", (1, 2), SEED, 6, TEST_BOT_KEY)
+    # In this process, three games first and then the file extended to six.
+    first = tmp_path / "first.db"
+    with PositionStore.open(first, PositionsConfig("rules", (1, 2), SEED, 3, TEST_BOT_KEY)) as s:
+        assert play_into(s) == 3
+    with PositionStore.open(first, config) as s:
+        assert s.done() == {0, 1, 2}
+        assert play_into(s) == 3
+        assert play_into(s) == 0  # nothing left to play
+    # On two worker processes, in whatever order they finish.
+    workers = tmp_path / "workers.db"
+    with PositionStore.open(workers, config) as s:
+        assert play_into(s, workers=2) == 6
+    for path in (first, workers):
+        got = stored(path)
+        assert got == expected
+    assert len(expected.rows) > 12 and set(expected.game) == set(range(SEED, SEED + 6))
+    # The seats cycle 1, 2, 1, ... by game index.
+    with PositionStore.open(workers) as s:
+        assert [g.seats for g in s.games()] == [1, 2, 1, 2, 1, 2]
+
+
+def test_other_settings_are_refused_naming_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 1, TEST_BOT_KEY)) as s:
+        play_into(s)
+    for change, field in (
+        (PositionsConfig("random", (1,), SEED, 1, TEST_BOT_KEY), "strategy"),
+        (PositionsConfig("rules", (2,), SEED, 1, TEST_BOT_KEY), "players"),
+        (PositionsConfig("rules", (1,), SEED + 1, 1, TEST_BOT_KEY), "seed"),
+        (PositionsConfig("rules", (1,), SEED, 1, "a7" * 16), "bot_key"),
+    ):
+        with pytest.raises(PositionsError) as caught:
+            PositionStore.open(path, change)
+        text = str(caught.value)
+        assert text.startswith(f"{path}: made with {field} ") and "\n" not in text
+    # The file is untouched: its one game is still there, its settings unchanged.
+    with PositionStore.open(path) as s:
+        assert s.done() == {0} and s.config.strategy == "rules" and s.config.seed == SEED
+
+
+def test_corrupt_files_are_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(PositionsError, match=r"junk\.db: not a positions file"):
+        PositionStore.open(junk)
+    path = tmp_path / "p.db"
+    with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)) as s:
+        play_into(s)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET positions = '[{\"features\": 3}]' WHERE game = 1")
+    with PositionStore.open(path) as s, pytest.raises(PositionsError) as caught:
+        s.games()
+    assert str(caught.value) == f"{path}: game 1's positions are corrupt"
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = '7' WHERE key = 'format'")
+    with pytest.raises(PositionsError, match="positions format '7', this version reads 1"):
+        PositionStore.open(path)
+    result = cli("check", "learned", "--positions", str(junk))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "not a positions file" in result.stderr
+
+
+def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "slow.db"
+    args = ["play", "--db", str(path), "-n", "400", "-s", str(SEED), "--strategy", SLOW]
+    args += ["--bot-key", TEST_BOT_KEY]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deathangel", "value", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        count = 0
+        while time.monotonic() < deadline and count < 2:
+            time.sleep(0.5)
+            if path.exists():
+                try:
+                    with sqlite3.connect(path) as conn:
+                        count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.OperationalError:
+                    count = 0  # the tables are being made
+        assert count >= 2, "the first games were never stored"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with sqlite3.connect(path) as conn:
+        count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 2 <= count < 400
+    # Go on with the same settings, asking for one game more than were stored.
+    args[args.index("400")] = str(count + 1)
+    result = cli(*args)
+    assert result.returncode == 0, result.stderr
+    assert f"1 game(s) played now, {count + 1} of {count + 1} stored" in result.stdout
+    expected = play_positions(count + 1, SEED, strategy=SLOW, bot_key=TEST_BOT_KEY)
+    assert stored(path) == expected
+
+
+def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
+    train, held = tmp_path / "train.db", tmp_path / "held.db"
+    for path, seed, games in ((train, SEED, 40), (held, SEED + 1000, 20)):
+        result = cli(
+            *("play", "--db", str(path), "-n", str(games), "-s", str(seed)),
+            *("--strategy", "rules", "--bot-key", TEST_BOT_KEY, "-w", "0"),
+        )
+        assert result.returncode == 0, result.stderr
+    model = tmp_path / "m.json"
+    args = ["fit", "--out", str(model), "--positions", str(train), "--hidden", "0"]
+    overlapping = cli(*args, "--holdout-positions", str(train))
+    assert overlapping.returncode == 1
+    assert "overlap" in overlapping.stderr and overlapping.stderr.count("\n") == 1
+    result = cli(*args, "--holdout-positions", str(held), "--epochs", "5")
+    assert result.returncode == 0, result.stderr
+    assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in result.stdout
+    about = json.loads(model.read_text(encoding="utf-8"))["about"]
+    assert f"40 games of 'rules' for 1 player(s) (seeds {SEED}..{SEED + 39})" in about
+    check = cli("check", str(model), "--positions", str(held))
+    assert check.returncode == 0, check.stderr
+    assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
+
+
+def test_each_game_is_stored_as_it_ends(tmp_path: Path) -> None:
+    """A stop (here an interrupt raised from the progress report of the second game) keeps
+    exactly the games finished before it."""
+    path = tmp_path / "p.db"
+
+    def stop_after_two(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    config = PositionsConfig("rules", (1,), SEED, 5, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as s, pytest.raises(KeyboardInterrupt):
+        play_into(s, progress=stop_after_two)
+    with PositionStore.open(path) as s:
+        assert s.done() == {0, 1}
