@@ -7,6 +7,7 @@ hand-made progress value and the model — by log-loss, Brier score and calibrat
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from deathangel.cli.options import BotKeyOption, WorkersOption
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -25,6 +27,10 @@ value_app = typer.Typer(
 )
 
 Games = Annotated[int, typer.Option("--games", "-n", help="Games to play for the fit.")]
+Players = Annotated[
+    str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
+]
+StrategyName = Annotated[str, typer.Option("--strategy", help="Who plays the games.")]
 
 
 @value_app.command("fit")
@@ -38,10 +44,8 @@ def fit_cli(
     holdout_seed: Annotated[
         int, typer.Option("--holdout-seed", help="Seed of the first held-out game.")
     ] = 400000,
-    players: Annotated[
-        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
-    ] = "1",
-    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
+    players: Players = "1",
+    strategy: StrategyName = "rules",
     hidden: Annotated[
         str, typer.Option("--hidden", help="Hidden layer widths, e.g. 16 or 32,16; 0: logistic.")
     ] = "16",
@@ -90,10 +94,8 @@ def check_cli(
     model: Annotated[str, typer.Argument(help="A value model: a JSON file or a shipped name.")],
     games: Games = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 500000,
-    players: Annotated[
-        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
-    ] = "1",
-    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "rules",
+    players: Players = "1",
+    strategy: StrategyName = "rules",
     positions: Annotated[
         Path | None,
         typer.Option("--positions", help="Judge on games stored by 'value play' instead."),
@@ -117,22 +119,14 @@ def play_cli(
     db: Annotated[Path, typer.Option("--db", help="The positions file (SQLite) to fill.")],
     games: Annotated[int, typer.Option("--games", "-n", help="Games in all.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 340000,
-    players: Annotated[
-        str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
-    ] = "1",
-    strategy: Annotated[str, typer.Option("--strategy", help="Who plays the games.")] = "mcts",
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Worker processes (0 or 1: this one).")
-    ] = 1,
-    bot_key: Annotated[
-        str | None,
-        typer.Option("--bot-key", help="32 hex digits seeding the bots (default: a new one)."),
-    ] = None,
+    players: Players = "1",
+    strategy: StrategyName = "mcts",
+    workers: WorkersOption = None,
+    bot_key: BotKeyOption = None,
 ) -> None:
     """Play games and store their round starts, game by game, for 'value fit --positions'.
 
-    Stop it any time (Ctrl-C, even kill -9): the same command goes on without losing a
-    stored game, and a larger --games extends the file.
+    Stop it any time (Ctrl-C, even kill -9); the same command goes on, a larger -n extends.
     """
     from deathangel.analysis.positions import PositionsConfig, PositionStore, play_into
     from deathangel.players.seeds import check_bot_key, new_bot_key
@@ -140,7 +134,10 @@ def play_cli(
 
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
+    if workers is not None and workers < 0:
+        raise DeathAngelError(f"--workers must be 0 or more, not {workers}")
     parse_spec(strategy)
+    cores = len(os.sched_getaffinity(0)) if workers is None else workers
     counts = tuple(_counts(players))
     if bot_key is not None:
         key = check_bot_key(bot_key)
@@ -151,7 +148,7 @@ def play_cli(
         key = new_bot_key()
     config = PositionsConfig(strategy, counts, seed, games, key)
     with PositionStore.open(db, config) as store:
-        played = _with_bar(lambda p: play_into(store, workers, p, games), games, "games")
+        played = _with_bar(lambda p: play_into(store, cores, p, games), games, "games")
         stored = len([i for i in store.done() if i < games])
     typer.echo(
         f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "
