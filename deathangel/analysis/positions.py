@@ -137,7 +137,7 @@ class PositionStore:
         if not path.exists():
             if config is None:
                 raise PositionsError(f"{path}: no such positions file")
-            conn = sqlite3.connect(path)
+            conn = _connect(path)
             with conn:
                 conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.execute(
@@ -161,7 +161,7 @@ class PositionStore:
                 )
             if config.games > stored.games:
                 stored = config
-        conn = sqlite3.connect(path)
+        conn = _connect(path)
         if stored is config:
             with conn:
                 conn.execute(
@@ -209,11 +209,19 @@ class PositionStore:
         return out
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30)
+    # As the tournament's results: WAL so a reader never blocks the run; NORMAL so a commit
+    # survives a killed process (not a power cut) and costs no flush to disk per game.
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
 def _read_config(path: Path) -> PositionsConfig:
     """The config a positions file was made with, or one line saying why it is not one."""
-    uri = path.resolve().as_uri() + "?mode=ro"
     try:
-        with closing(sqlite3.connect(uri, uri=True)) as conn:
+        with closing(sqlite3.connect(path, timeout=30)) as conn:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT game, seats, won, positions FROM games LIMIT 1").fetchall()
     except sqlite3.DatabaseError as exc:

@@ -115,7 +115,8 @@ def balance_cli(
     Then: deathangel cards report OUT/with.db
     """
     from deathangel.cli.output import output_folder
-    from deathangel.cli.tournament import _progress, parse_players
+    from deathangel.cli.pace import progress_reporter
+    from deathangel.cli.tournament import parse_players
     from deathangel.tournament.balance import (
         BASE_DB,
         OTHER_DB,
@@ -160,7 +161,7 @@ def balance_cli(
             bot_key=key,
         )
 
-        with _progress(quiet) as bar:
+        with progress_reporter(quiet) as bar:
 
             def progress(name: str) -> Progress | None:
                 if not quiet:

@@ -9,8 +9,6 @@ seconds otherwise (a log), nothing with ``--quiet``.
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,11 +24,11 @@ from deathangel.cli.options import (
     IsolateOption,
     WorkersOption,
 )
-from deathangel.cli.pace import duration_text, rate_text
+from deathangel.cli.pace import progress_reporter, rate_text
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
-    from deathangel.tournament.runner import Progress, RunSummary
+    from deathangel.tournament.runner import RunSummary
     from deathangel.tournament.tournament import TournamentConfig
 
 EXIT_INTERRUPTED = 130
@@ -214,7 +212,7 @@ def tournament_cli(
     config = evolve(build_config(data, base=base, where=where), isolate=isolate)
     if db is None:
         db = config_file.with_suffix(".db") if config_file is not None else Path("tournament.db")
-    show = _progress(quiet)
+    show = progress_reporter(quiet)
     with show as progress:
         summary = run_tournament(
             config,
@@ -269,75 +267,3 @@ def sprt_line(summary: RunSummary, config: TournamentConfig) -> str:
     assert summary.sprt is not None and config.sprt is not None
     a, b = (e.name for e in config.entries)
     return describe_sprt(config.sprt, summary.sprt, a, b, config.games * len(config.cells))
-
-
-class _Plain:
-    """A progress line every ten seconds on stderr, for logs (stderr is not a terminal)."""
-
-    def __init__(self) -> None:
-        self._last = 0.0
-
-    def __enter__(self) -> Progress:
-        return self.update
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def update(self, done: int, total: int, rate: float) -> None:
-        now = time.monotonic()
-        if now - self._last < 10 and done < total:
-            return
-        self._last = now
-        speed = f", {rate_text(rate)}, {duration_text((total - done) / rate)} left" if rate else ""
-        print(f"{done}/{total} games{speed}", file=sys.stderr, flush=True)
-
-
-class _Silent:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-class _Bar:
-    """The rich progress bar: games done, this run's pace, time left."""
-
-    def __enter__(self) -> Progress:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        self._bar = Progress(
-            TextColumn("games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[pace]}"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._bar.__enter__()
-        self._task: Any = None
-        return self.update
-
-    def update(self, done: int, total: int, rate: float) -> None:
-        if self._task is None:
-            pace = rate_text(rate)
-            self._task = self._bar.add_task("games", total=total, completed=done, pace=pace)
-        else:
-            self._bar.update(self._task, completed=done, pace=rate_text(rate))
-
-    def __exit__(self, *exc: object) -> None:
-        self._bar.__exit__(None, None, None)
-
-
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return _Silent()
-    return _Bar() if sys.stderr.isatty() else _Plain()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from deathangel.cli.options import BotKeyOption, WorkersOption
+from deathangel.cli.pace import progress_reporter
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -147,8 +149,18 @@ def play_cli(
     else:
         key = new_bot_key()
     config = PositionsConfig(strategy, counts, seed, games, key)
-    with PositionStore.open(db, config) as store:
-        played = _with_bar(lambda p: play_into(store, cores, p, games), games, "games")
+    with PositionStore.open(db, config) as store, progress_reporter(False) as show:
+        started = time.monotonic()
+        first: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            # This run's pace: the games it played over the time since it began.
+            if not first:
+                first.append(done)
+            played = done - first[0]
+            show(done, total, played / max(1e-9, time.monotonic() - started) if played else 0.0)
+
+        played = play_into(store, cores, progress, games)
         stored = len([i for i in store.done() if i < games])
     typer.echo(
         f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "
