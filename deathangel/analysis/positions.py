@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-import multiprocessing
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import closing
@@ -29,6 +28,7 @@ from typing import Any
 from attrs import frozen
 
 from deathangel.analysis.simulate import play_out, spec_bots
+from deathangel.analysis.workers import new_pool, stop_pool
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
@@ -266,17 +266,15 @@ def play_into(
             if progress is not None:
                 progress(done, total)
         return len(tasks)
-    # Spawned, not forked: a worker imports what it needs afresh, as the tournament's do.
-    with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Fresh processes that leave Ctrl-C to this one and exit with it (as a tournament's).
+    pool = new_pool(workers)
+    try:
         futures = [pool.submit(_play_task, task) for task in tasks]
-        try:
-            for future in cf.as_completed(futures):
-                store.add(future.result())
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+        for future in cf.as_completed(futures):
+            store.add(future.result())
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    finally:
+        stop_pool(pool)
     return len(tasks)

@@ -160,7 +160,15 @@ def play_cli(
             played = done - first[0]
             show(done, total, played / max(1e-9, time.monotonic() - started) if played else 0.0)
 
-        played = play_into(store, cores, progress, games)
+        try:
+            played = play_into(store, cores, progress, games)
+        except KeyboardInterrupt:
+            stored = len([i for i in store.done() if i < games])
+            typer.echo(
+                f"Interrupted: {stored} of {games} stored in {db}; the same command goes on.",
+                err=True,
+            )
+            raise typer.Exit(130) from None
         stored = len([i for i in store.done() if i < games])
     typer.echo(
         f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "

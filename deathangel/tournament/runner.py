@@ -16,7 +16,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib
 import importlib.util
-import multiprocessing
 import os
 import signal
 import threading
@@ -28,6 +27,7 @@ from typing import Any, Protocol
 
 from attrs import evolve, frozen
 
+from deathangel.analysis.workers import new_pool, stop_pool
 from deathangel.errors import DeathAngelError
 from deathangel.tournament.batch import Task, TaskResult, play_task
 from deathangel.tournament.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
@@ -142,19 +142,6 @@ class InProcess:
         self._tasks.clear()
 
 
-def _worker_start(parent: int) -> None:
-    """In each worker process: Ctrl-C is the parent's to handle (it stops the workers), and
-    a worker whose parent is gone (``kill -9``) exits instead of waiting forever for work."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
 class Processes:
     """Batches on ``workers`` local worker processes (started fresh, ``spawn``: no state of
     this process leaks into them)."""
@@ -167,12 +154,7 @@ class Processes:
         self._pool = self._new_pool()
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(
-            self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_start,
-            initargs=(os.getpid(),),
-        )
+        return new_pool(self.workers)
 
     def submit(self, config: TournamentConfig, task: Task) -> Any:
         return self._pool.submit(play_task, config, task)
@@ -200,14 +182,7 @@ class Processes:
         return finished, lost
 
     def close(self) -> None:
-        # The pool's own worker processes, and no other child of this process. Batches
-        # already running would finish first: a stopped run does not wait for them.
-        workers = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers:
-            process.terminate()
-        for process in workers:
-            process.join(timeout=5)
+        stop_pool(self._pool)
 
 
 class Dask:

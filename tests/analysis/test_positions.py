@@ -182,3 +182,34 @@ def test_each_game_is_stored_as_it_ends(tmp_path: Path) -> None:
         play_into(s, progress=stop_after_two)
     with PositionStore.open(path) as s:
         assert s.done() == {0, 1}
+
+
+def test_ctrl_c_stops_the_workers_and_says_how_to_go_on(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "deathangel", "value", "play", "--db", str(path)),
+            *("-n", "400", "-s", str(SEED), "--strategy", SLOW, "-w", "2"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 240
+    count = 0
+    while time.monotonic() < deadline and count < 1:
+        time.sleep(0.5)
+        if path.exists():
+            try:
+                with sqlite3.connect(path) as conn:
+                    count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                count = 0
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    last = err.strip().splitlines()[-1]
+    with PositionStore.open(path) as s:
+        stored_now = len(s.done())
+    assert 1 <= stored_now < 400
+    assert last == f"Interrupted: {stored_now} of 400 stored in {path}; the same command goes on."
