@@ -4,6 +4,7 @@ The file format is documented in ``docs/strategies.md``. In short::
 
     format = 1                  # optional: the format version
     extends = "default"         # optional: start from another rule file
+    append = ["attack"]         # optional: kinds whose rules add to the extended file's
     fallback = "random"         # optional: "random" or "first" (how ties are broken)
 
     [let]                       # optional: named expressions every rule may use
@@ -38,7 +39,7 @@ KINDS: tuple[str, ...] = tuple(KIND_HELP)
 """The decision kinds a rule file may hold rules for."""
 
 RULE_KEYS = ("if", "score", "why")
-TOP_KEYS = ("format", "extends", "fallback", "let")
+TOP_KEYS = ("format", "extends", "append", "fallback", "let")
 FALLBACKS = ("random", "first")
 FORMAT = 1
 
@@ -275,6 +276,21 @@ def read_rule_file(path: Path, _seen: tuple[Path, ...] = ()) -> RuleFile:
         else:
             lets.append((name, source, w))
 
+    append = data.get("append", [])
+    if not isinstance(append, list) or not all(isinstance(k, str) for k in append):
+        raise where("append", "append").fail(
+            f"expected a list of decision kinds such as ['choose_action'], not {append!r}"
+        )
+    for kind in append:
+        if kind not in KINDS:
+            raise where("append", "append").fail(
+                f"unknown decision kind {kind!r}{close_matches(kind, KINDS)}"
+            )
+    if append and base is None:
+        raise where("append", "append").fail(
+            "'append' adds to the rules of the file this one extends: give 'extends' too"
+        )
+
     rules: dict[str, tuple[RawRule, ...]] = dict(base.rules) if base else {}
     for kind in KINDS:
         if kind not in data:
@@ -321,5 +337,6 @@ def read_rule_file(path: Path, _seen: tuple[Path, ...] = ()) -> RuleFile:
                     where(label + ", 'score'", kind, i, "score"),
                 )
             )
-        rules[kind] = tuple(read)
+        # A listed kind's rules replace the extended file's, unless the kind is appended to.
+        rules[kind] = (*rules.get(kind, ()), *read) if kind in append else tuple(read)
     return RuleFile(path, str(fallback), tuple(lets), rules)

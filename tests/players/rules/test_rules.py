@@ -118,6 +118,58 @@ def test_extends_replaces_lets_in_place_and_kinds_whole(tmp_path: Path) -> None:
     assert RuleSet.load(own).scores(observe(st, table(), 1), decision) == [2, 2]
 
 
+def test_append_adds_a_kinds_rules_after_the_extended_files(tmp_path: Path) -> None:
+    write(tmp_path, GOOD, "base.toml")
+    st = build_state(
+        [("Brother Leon", "L", 1), ("Brother Valencio", "R")],
+        swarms={(1, "left"): ["claw-1", "claw-2"]},
+        phase="resolve_actions",
+    )
+    decision = support_decision(["Brother Leon", "Brother Valencio"])
+    view = observe(st, table(), 1)
+    base = RuleSet.load(tmp_path / "base.toml").scores(view, decision)
+    # The base's rules, then this file's: +2 for Valencio only.
+    more = write(
+        tmp_path,
+        'extends = "base.toml"\nappend = ["place_support"]\n'
+        "[[place_support]]\nif = \"marine == 'Brother Valencio'\"\nscore = 2\n",
+        "more.toml",
+    )
+    assert RuleSet.load(more).scores(view, decision) == [base[0], base[1] + 2]
+    # Without append the same rule replaces the base's place_support rules.
+    alone = write(tmp_path, (tmp_path / "more.toml").read_text().replace("append", "#"), "a.toml")
+    assert RuleSet.load(alone).scores(view, decision) == [0, 2]
+    # A file extending the appending one keeps both, unless it lists the kind itself.
+    grand = write(tmp_path, 'extends = "more.toml"\n', "grand.toml")
+    assert RuleSet.load(grand).scores(view, decision) == [base[0], base[1] + 2]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'extends = "default"\nappend = "attack"\n',
+            "{path}:2: append: expected a list of decision kinds such as ['choose_action'], "
+            "not 'attack'",
+        ),
+        (
+            'extends = "default"\nappend = ["atack"]\n',
+            "{path}:2: append: unknown decision kind 'atack'; did you mean 'attack'?",
+        ),
+        (
+            'append = ["attack"]\n',
+            "{path}:1: append: 'append' adds to the rules of the file this one extends: "
+            "give 'extends' too",
+        ),
+    ],
+)
+def test_a_wrong_append_is_one_line(tmp_path: Path, text: str, message: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(RuleFileError) as caught:
+        RuleSet.load(path)
+    assert str(caught.value) == message.format(path=path)
+
+
 def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     path = write(tmp_path, "[[place_support]]\nscore = 1\n")
     first = RuleSet.load(path)
@@ -148,8 +200,8 @@ def test_the_shipped_rule_set_is_found_by_name() -> None:
         ),
         (
             "[[place_support]]\nscore = 1\n\n[[ponies]]\nscore = 2\n",
-            "{path}:4: unknown key 'ponies'; a rule file holds format, extends, fallback, let "
-            "and rules for the decision kinds choose_action, place_support, move, facing, "
+            "{path}:4: unknown key 'ponies'; a rule file holds format, extends, append, fallback, "
+            "let and rules for the decision kinds choose_action, place_support, move, facing, "
             "activate, attack, reroll, slay, spawn_order, blip_split, door_slay, "
             "target_marine, target_swarm, target_pile, target_team, target_terrain, choose, "
             "choose_team",
@@ -444,9 +496,19 @@ def test_the_example_rule_file_in_the_docs_loads() -> None:
     assert "place_support" in rules.scorers
 
 
+def test_the_docs_append_example_adds_one_rule_to_the_defaults(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "strategies.md").read_text("utf-8")
+    start = doc.index('```toml\nextends = "default"\nappend = ["choose_action"]')
+    snippet = doc[start + len("```toml\n") : doc.index("```", start + 3)]
+    rules = RuleSet.load(write(tmp_path, snippet))
+    shipped = RuleSet.load("default")
+    assert rules.rule_counts["choose_action"] == shipped.rule_counts["choose_action"] + 1
+    assert rules.rule_counts["attack"] == shipped.rule_counts["attack"]
+
+
 def test_the_search_preferences_example_adds_exactly_its_two_weights(tmp_path: Path) -> None:
-    """docs/examples/rules/search-preferences.toml repeats the default Choose Actions rules and
-    adds two weights: at its written zeros it scores every card as the default does; with
+    """docs/examples/rules/search-preferences.toml adds two weights to the default Choose
+    Actions rules (``append``): at its written zeros it scores every card as the default does; with
     weights set, Forward Scouting gains k_scout and a Support card k_support in round 1 only."""
     examples = Path(__file__).resolve().parents[3] / "docs" / "examples" / "rules"
     shipped = RuleSet.load("default")
