@@ -186,10 +186,13 @@ def _stored(path: Path) -> tuple[Positions, tuple[int, int, str, str]]:
         played = store.games()
     if not played:
         raise DeathAngelError(f"{path}: no games stored yet (deathangel value play --db {path})")
-    if len(played) < c.games:
-        typer.echo(f"{path}: {len(played)} of {c.games} games stored; using those", err=True)
+    # The games from the first seed to the last one stored (a stopped run on workers may have
+    # left a gap: said, and the stored ones used).
+    span = played[-1].index + 1
+    if len(played) < span:
+        typer.echo(f"{path}: {len(played)} of the first {span} games stored; using those", err=True)
     players = ",".join(str(p) for p in c.players)
-    return positions_of(played, c.seed), (c.seed, c.games, c.strategy, players)
+    return positions_of(played, c.seed), (c.seed, span, c.strategy, players)
 
 
 def comparison(test: Positions, chance: Any, seed: int, games: int) -> list[str]:

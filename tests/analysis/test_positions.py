@@ -166,6 +166,11 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     check = cli("check", str(model), "--positions", str(held))
     assert check.returncode == 0, check.stderr
     assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
+    # Set for 30 games, 20 played: judged on the 20 stored, and said so.
+    PositionStore.open(held, PositionsConfig("rules", (1,), SEED + 1000, 30, TEST_BOT_KEY)).close()
+    check = cli("check", str(model), "--positions", str(held))
+    assert check.returncode == 0, check.stderr
+    assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
 
 
 def test_each_game_is_stored_as_it_ends(tmp_path: Path) -> None:
