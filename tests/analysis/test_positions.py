@@ -44,6 +44,22 @@ def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     )
 
 
+def wait_for_games(path: Path, at_least: int, seconds: float = 240) -> int:
+    """Games a running command has stored in ``path``, once there are ``at_least`` (or the
+    time is up)."""
+    deadline = time.monotonic() + seconds
+    count = 0
+    while time.monotonic() < deadline and count < at_least:
+        time.sleep(0.5)
+        if path.exists():
+            try:
+                with sqlite3.connect(path) as conn:
+                    count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                count = 0  # the tables are being made
+    return count
+
+
 def test_a_file_holds_what_playing_in_one_process_gives(tmp_path: Path) -> None:
     expected = play_positions(6, SEED, players=[1, 2], strategy="rules", bot_key=TEST_BOT_KEY)
     config = PositionsConfig("rules", (1, 2), SEED, 6, TEST_BOT_KEY)
@@ -119,17 +135,7 @@ def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 240
-        count = 0
-        while time.monotonic() < deadline and count < 2:
-            time.sleep(0.5)
-            if path.exists():
-                try:
-                    with sqlite3.connect(path) as conn:
-                        count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-                except sqlite3.OperationalError:
-                    count = 0  # the tables are being made
-        assert count >= 2, "the first games were never stored"
+        assert wait_for_games(path, 2) >= 2, "the first games were never stored"
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -200,16 +206,7 @@ def test_ctrl_c_stops_the_workers_and_says_how_to_go_on(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 240
-    count = 0
-    while time.monotonic() < deadline and count < 1:
-        time.sleep(0.5)
-        if path.exists():
-            try:
-                with sqlite3.connect(path) as conn:
-                    count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:
-                count = 0
+    wait_for_games(path, 1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
