@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import signal
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
@@ -267,14 +269,25 @@ def play_into(
                 progress(done, total)
         return len(tasks)
     # Fresh processes that leave Ctrl-C to this one and exit with it (as a tournament's).
+    # Ctrl-C only sets a flag, read between waits: a KeyboardInterrupt raised anywhere could
+    # land inside the pool's own bookkeeping and leave its manager thread hung at exit.
+    stop: list[bool] = []
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.append(True)) if main else None
     pool = new_pool(workers)
     try:
-        futures = [pool.submit(_play_task, task) for task in tasks]
-        for future in cf.as_completed(futures):
-            store.add(future.result())
-            done += 1
-            if progress is not None:
-                progress(done, total)
+        pending = {pool.submit(_play_task, task) for task in tasks}
+        while pending and not stop:
+            finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                store.add(future.result())
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        if stop:
+            raise KeyboardInterrupt
     finally:
         stop_pool(pool)
+        if main:
+            signal.signal(signal.SIGINT, previous)
     return len(tasks)
