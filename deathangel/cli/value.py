@@ -8,7 +8,6 @@ hand-made progress value and the model — by log-loss, Brier score and calibrat
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -150,16 +149,7 @@ def play_cli(
         key = new_bot_key()
     config = PositionsConfig(strategy, counts, seed, games, key)
     with PositionStore.open(db, config) as store, progress_reporter(False) as show:
-        started = time.monotonic()
-        first: list[int] = []
-
-        def progress(done: int, total: int) -> None:
-            # This run's pace: the games it played over the time since it began.
-            if not first:
-                first.append(done)
-            played = done - first[0]
-            show(done, total, played / max(1e-9, time.monotonic() - started) if played else 0.0)
-
+        progress = _paced(show)
         try:
             played = play_into(store, cores, progress, games)
         except KeyboardInterrupt:
@@ -250,27 +240,24 @@ def _play(
 ) -> Positions:
     if games < 1:
         raise DeathAngelError(f"--games must be at least 1, not {games}")
-    return _with_bar(  # type: ignore[no-any-return]
-        lambda progress: play(games, seed, players=players, strategy=strategy, progress=progress),
-        games,
-        what,
-    )
+    typer.echo(f"playing {games} {what}", err=True)
+    with progress_reporter(False) as show:
+        return play(  # type: ignore[no-any-return]
+            games, seed, players=players, strategy=strategy, progress=_paced(show)
+        )
 
 
-def _with_bar(work: Callable[[Any], Any], total: int, what: str) -> Any:
-    """``work(progress)`` with a progress bar on a terminal (``progress`` is ``None`` when
-    standard error is not one)."""
-    if not sys.stderr.isatty():
-        return work(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+def _paced(show: Callable[[int, int, float], None]) -> Callable[[int, int], None]:
+    """``show(done, total, rate)`` fed from ``progress(done, total)``: the rate is this run's
+    own pace, the games it played over the time since its first report (a resumed run's
+    earlier games are not counted as played fast)."""
+    started = time.monotonic()
+    first: list[int] = []
 
-    with Progress(
-        TextColumn(f"playing {what}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("", total=total)
-        return work(lambda done, _total: bar.update(task, completed=done))
+    def progress(done: int, total: int) -> None:
+        if not first:
+            first.append(done)
+        played = done - first[0]
+        show(done, total, played / max(1e-9, time.monotonic() - started) if played else 0.0)
+
+    return progress
