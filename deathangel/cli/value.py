@@ -51,6 +51,17 @@ def fit_cli(
         str, typer.Option("--hidden", help="Hidden layer widths, e.g. 16 or 32,16; 0: logistic.")
     ] = "16",
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the positions.")] = 60,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--start",
+            help="Begin from this model (a file or a shipped name: its features and layers; "
+            "--hidden is then its own) and keep it where the games cannot improve on it.",
+        ),
+    ] = None,
+    learning_rate: Annotated[
+        float, typer.Option("--learning-rate", help="Adam's step size (smaller to fine-tune).")
+    ] = 0.01,
     positions: Annotated[
         Path | None,
         typer.Option(
@@ -66,8 +77,12 @@ def fit_cli(
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
     from deathangel.analysis.valuefit import fit, play_positions
+    from deathangel.players.search.model import ValueModel
 
     widths = _widths(hidden)
+    if learning_rate <= 0:
+        raise DeathAngelError(f"--learning-rate must be above 0, not {learning_rate}")
+    begun = ValueModel.load(start) if start is not None else None
     counts = _counts(players)
     if positions is not None:
         train, (seed, games, strategy, players) = _stored(positions)
@@ -81,9 +96,21 @@ def fit_cli(
         test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
     about = (
         f"fitted on the round starts of {games} games of {strategy!r} for {players} player(s) "
-        f"(seeds {seed}..{seed + games - 1}), hidden layers {list(widths) or 'none'}"
+        f"(seeds {seed}..{seed + games - 1}), "
+        + (
+            f"starting from {start}"
+            if begun is not None
+            else f"hidden layers {list(widths) or 'none'}"
+        )
     )
-    model = fit(train, hidden=widths, epochs=epochs, about=about)
+    model = fit(
+        train,
+        hidden=widths,
+        epochs=epochs,
+        learning_rate=learning_rate,
+        about=about,
+        start=begun,
+    )
     model.save(out)
     for line in comparison(test, model.chance, holdout_seed, holdout):
         typer.echo(line)

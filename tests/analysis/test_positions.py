@@ -24,6 +24,7 @@ from deathangel.analysis.positions import (
     play_into,
 )
 from deathangel.analysis.valuefit import Positions, play_positions, positions_of
+from deathangel.players.search.model import ValueModel
 
 SEED = 340000
 SLOW = "mcts:iterations=8,horizon=1"
@@ -172,6 +173,17 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     check = cli("check", str(model), "--positions", str(held))
     assert check.returncode == 0, check.stderr
     assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
+    # Fine-tuning the shipped model on them: its features, said in the model's "about".
+    tuned = tmp_path / "tuned.json"
+    start = ["fit", "--out", str(tuned), "--positions", str(train), "--start", "learned"]
+    result = cli(*start, "--holdout-positions", str(held), "--epochs", "3")
+    assert result.returncode == 0, result.stderr
+    written = json.loads(tuned.read_text(encoding="utf-8"))
+    assert written["features"] == list(ValueModel.load("learned").names)
+    assert written["about"].endswith("starting from learned")
+    missing = cli(*start[:-1], str(tmp_path / "none.json"), "--holdout-positions", str(held))
+    assert missing.returncode == 1 and missing.stderr.count("\n") == 1
+    assert "none.json: cannot read the value model" in missing.stderr
     # Set for 30 games, 20 played: judged on the 20 stored, and said so.
     PositionStore.open(held, PositionsConfig("rules", (1,), SEED + 1000, 30, TEST_BOT_KEY)).close()
     check = cli("check", str(model), "--positions", str(held))

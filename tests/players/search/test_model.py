@@ -15,6 +15,7 @@ import pytest
 
 from deathangel.analysis.valuefit import Positions, fit, score
 from deathangel.engine.game import Game, GameConfig
+from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
 from deathangel.players.search.model import Layer, ValueModel, ValueModelError, features
 
@@ -138,6 +139,65 @@ def test_a_fit_learns_what_separates_wins() -> None:
     assert score(chances, won).log_loss < score([rate] * 400, won).log_loss - 0.1
     assert all(isinstance(layer, Layer) for layer in model.layers)
     assert not any(math.isnan(c) for c in chances)
+
+
+def _logistic(bias: float, weight: float) -> ValueModel:
+    """``standing`` and ``noise``, both centred on 0.5 and scaled by 0.25; no hidden layer."""
+    return ValueModel(
+        ("noise", "standing"), (0.5, 0.5), (0.25, 0.25), (Layer(((0.0, weight),), (bias,)),)
+    )
+
+
+def _sloped(games: int, seed: int) -> Positions:
+    """Games won with chance ``1 / (1 + exp(-(standing - 0.5) / 0.25))``: the truth is the
+    logistic model of weight 1 and bias 0."""
+    rng = random.Random(seed)
+    rows, won = [], []
+    for _ in range(games):
+        s = rng.random()
+        rows.append({"standing": s, "noise": rng.random()})
+        won.append(rng.random() < 1 / (1 + math.exp(-(s - 0.5) / 0.25)))
+    return Positions(tuple(rows), tuple(won), tuple(range(games)), tuple([0.5] * games))
+
+
+def test_a_fit_from_a_start_corrects_it_and_keeps_its_shape() -> None:
+    """A start that says 88% everywhere (bias 2, no slope) on games that follow the slope:
+    fitted from it, the model keeps the start's features and scaling, and on other games of
+    the same kind scores far better than the start and close to the truth."""
+    wrong = _logistic(2.0, 0.0)
+    model = fit(_sloped(2000, 1), start=wrong, epochs=40, learning_rate=0.05)
+    assert model.names == wrong.names and model.centre == wrong.centre
+    assert len(model.layers) == 1
+    test = _sloped(2000, 2)
+    loss = {
+        name: score([m.chance(r) for r in test.rows], test.won).log_loss
+        for name, m in (("start", wrong), ("fit", model), ("truth", _logistic(0.0, 1.0)))
+    }
+    assert loss["fit"] < loss["start"] - 0.3
+    assert loss["fit"] < loss["truth"] + 0.01
+
+
+def test_a_start_the_games_cannot_improve_comes_back_unchanged() -> None:
+    """Every position twice, once won and once lost, in the same game: no model beats 50%
+    everywhere on any of them, and the start says exactly that. Training's mini-batches move
+    the weights, so only a fit that lets the start itself compete returns it unchanged."""
+    rng = random.Random(5)
+    rows, won, game = [], [], []
+    for g in range(500):
+        row = {"standing": rng.random(), "noise": rng.random()}
+        rows += [row, row]
+        won += [True, False]
+        game += [g, g]
+    positions = Positions(tuple(rows), tuple(won), tuple(game), tuple([0.5] * 1000))
+    even = _logistic(0.0, 0.0)
+    assert fit(positions, start=even, epochs=5) == even
+    assert fit(positions, hidden=(), epochs=5) != even  # the same fit from random weights
+
+
+def test_a_start_lacking_the_positions_features_is_one_line() -> None:
+    positions = Positions(({"standing": 0.5, "tokens": 2.0},), (True,), (0,), (0.5,))
+    with pytest.raises(DeathAngelError, match="the starting model lacks: tokens"):
+        fit(positions, start=_logistic(0.0, 1.0))
 
 
 def test_the_shipped_model_loads_by_name_and_ranks_a_lost_cause_below_a_fresh_start() -> None:
