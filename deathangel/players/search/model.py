@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +139,17 @@ class ValueModel:
     about: str = ""
     """How it was fitted (games, seeds, scores), for people."""
 
+    def __attrs_post_init__(self) -> None:
+        width = len(self.names)
+        if len(self.centre) != width or len(self.scale) != width:
+            raise ValueModelError(
+                f"{width} features but {len(self.centre)} centres, {len(self.scale)} scales"
+            )
+        for i, layer in enumerate(self.layers):
+            if any(len(row) != width for row in layer.weights):
+                raise ValueModelError(f"layer {i + 1}: a weights row is not {width} wide")
+            width = len(layer.weights)
+
     def value(self, state: GameState, table: CardTable) -> float:
         """The chance the marines win from ``state``: 1 for a won game, 0 for a lost one."""
         if state.outcome == "victory":
@@ -154,9 +166,13 @@ class ValueModel:
         ]
         last = len(self.layers) - 1
         for i, layer in enumerate(self.layers):
+            # ``sum(map(mul, row, x))`` adds the same products in the same order as a
+            # generator of ``w * v`` (so every value, and every search's choice, is the same
+            # to the last bit), at about half its cost: this runs at the end of every rollout
+            # of a search with a learned value. (``map`` stops at the shorter of the two:
+            # every row's width is checked when the model is made.)
             out = [
-                b + sum(w * v for w, v in zip(row, x, strict=True))
-                for row, b in zip(layer.weights, layer.bias, strict=True)
+                b + sum(map(mul, row, x)) for row, b in zip(layer.weights, layer.bias, strict=True)
             ]
             x = out if i == last else [math.tanh(v) for v in out]
         z = max(-40.0, min(40.0, x[0]))

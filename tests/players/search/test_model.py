@@ -215,3 +215,19 @@ def test_the_shipped_model_loads_by_name_and_ranks_a_lost_cause_below_a_fresh_st
     game.state.slain += [p.marine.name for p in game.state.formation[:4]]
     del game.state.formation[:4]  # the slain leave the formation, named in ``slain``
     assert model.value(game.state, game.table) < fresh
+
+
+def test_a_model_made_in_code_with_a_short_row_is_refused() -> None:
+    """The network's sums stop at the shorter of a row and its inputs, so a row of the wrong
+    width would value every position quietly wrong: it is refused when the model is made."""
+    with pytest.raises(ValueModelError, match="layer 1: a weights row is not 2 wide"):
+        ValueModel(("a", "b"), (0.0, 0.0), (1.0, 1.0), (Layer(((1.0,),), (0.0,)),))
+    with pytest.raises(ValueModelError, match="layer 2: a weights row is not 2 wide"):
+        ValueModel(
+            ("a",),
+            (0.0,),
+            (1.0,),
+            (Layer(((1.0,), (2.0,)), (0.0, 0.0)), Layer(((1.0, 2.0, 3.0),), (0.0,))),
+        )
+    with pytest.raises(ValueModelError, match="2 features but 1 centres"):
+        ValueModel(("a", "b"), (0.0,), (1.0, 1.0), (Layer(((1.0, 1.0),), (0.0,)),))
