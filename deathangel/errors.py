@@ -11,6 +11,11 @@ class DeathAngelError(Exception):
     """Base of every error the CLI turns into a one-line message and a non-zero exit."""
 
 
+class MissingExtraError(DeathAngelError, ImportError):
+    """An optional part of deathangel is not installed; the message names the extra to
+    install (``pip install 'deathangel[cluster]'``)."""
+
+
 class CardDataError(DeathAngelError, ValueError):
     """A card file is malformed: the message names the file, the card and the field."""
 

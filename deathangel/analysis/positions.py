@@ -30,7 +30,7 @@ from typing import Any
 from attrs import frozen
 
 from deathangel.analysis.simulate import play_out, spec_bots
-from deathangel.analysis.workers import new_pool, stop_pool
+from deathangel.analysis.workers import DaskCluster, new_pool, stop_pool
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import uses_forward_model
@@ -250,10 +250,13 @@ def play_into(
     workers: int = 0,
     progress: Progress | None = None,
     games: int | None = None,
+    *,
+    dask: str | DaskCluster | None = None,
 ) -> int:
     """Play the games below index ``games`` (by default the store's) not yet stored, each
-    written as it ends; ``workers`` > 1 plays them on that many processes. Returns how many
-    were played now."""
+    written as it ends; ``workers`` > 1 plays them on that many processes, ``dask`` on a
+    Dask cluster (a scheduler's address, ``local`` for a cluster of ``workers`` processes
+    started here, or a cluster already connected). Returns how many were played now."""
     c = store.config
     total = c.games if games is None else games
     todo = sorted(set(range(total)) - store.done())
@@ -261,7 +264,7 @@ def play_into(
     if progress is not None:
         progress(done, total)
     tasks = [(i, c.seed, c.players, c.strategy, c.bot_key) for i in todo]
-    if workers <= 1:
+    if workers <= 1 and dask is None:
         for task in tasks:
             store.add(_play_task(task))
             done += 1
@@ -274,20 +277,46 @@ def play_into(
     stop: list[bool] = []
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.append(True)) if main else None
-    pool = new_pool(workers)
+    cluster = None
+    if dask is None:
+        pool: cf.Executor = new_pool(workers)
+    else:
+        cluster = dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
+        # pure=False: a game sent again after a lost worker is played again, not looked up.
+        pool = cluster.client.get_executor(pure=False)
     try:
         pending = {pool.submit(_play_task, task) for task in tasks}
         while pending and not stop:
             finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
             for future in finished:
-                store.add(future.result())
+                store.add(_result(future, cluster))
                 done += 1
                 if progress is not None:
                     progress(done, total)
         if stop:
             raise KeyboardInterrupt
     finally:
-        stop_pool(pool)
+        if cluster is None:
+            stop_pool(pool)  # type: ignore[arg-type]
+        else:
+            pool.shutdown(wait=False)  # Dask's executor cancels what is left
+            if cluster is not dask:
+                cluster.close()
         if main:
             signal.signal(signal.SIGINT, previous)
     return len(tasks)
+
+
+def _result(future: cf.Future[GamePositions], cluster: DaskCluster | None) -> GamePositions:
+    """A finished game's positions; a game that killed every Dask worker it was tried on
+    is one line (the games stored so far stay, and the same command goes on)."""
+    if cluster is None:
+        return future.result()
+    try:
+        return future.result()
+    except cluster.distributed.KilledWorker:
+        raise PositionsError(
+            "a game killed the Dask workers that played it, each time the scheduler retried "
+            "it (out of memory? a strategy that exits?); the games finished are stored and "
+            "the same command goes on"
+        ) from None

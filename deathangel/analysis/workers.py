@@ -1,5 +1,5 @@
 """Worker processes for long runs (tournaments, stored positions): started fresh, with
-Ctrl-C left to the parent, and gone when the parent is.
+Ctrl-C left to the parent, and gone when the parent is; or a Dask cluster's workers.
 
 ``spawn``, not ``fork``: no state of the parent (open databases, plugin managers, threads)
 leaks into a worker. Each worker ignores Ctrl-C, which the parent handles by stopping them
@@ -10,11 +10,17 @@ playing on for nobody or waiting forever for work.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib
+import importlib.util
+import logging
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from typing import Any
+
+from deathangel.errors import DeathAngelError, MissingExtraError
 
 
 def worker_start(parent: int) -> None:
@@ -49,3 +55,57 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
         process.terminate()
     for process in workers:
         process.join(timeout=5)
+
+
+class DaskCluster:
+    """A connection to a Dask cluster for long runs: the scheduler at ``address``, or
+    ``local`` for a ``distributed.LocalCluster`` of ``workers`` single-threaded processes
+    started here (and stopped by :meth:`close`).
+
+    The games a cluster plays are the same as a local pool's: the work sent is a plain
+    function of plain values (a game's index, seeds, strategy and bot key), so where it runs
+    decides nothing. Dask's ``distributed`` comes with the ``cluster`` extra.
+    """
+
+    def __init__(self, address: str, workers: int, *, processes: bool = True) -> None:
+        try:
+            # Untyped: held as Any.
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise MissingExtraError(DASK_HINT) from None
+        self.distributed = distributed
+        self._cluster: Any = None
+        if address == "local":
+            self._cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=processes,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            self.client: Any = distributed.Client(self._cluster)
+            self.name = "dask local"
+        else:
+            try:
+                self.client = distributed.Client(address, timeout=30)
+            except (OSError, ValueError) as exc:  # unreachable; a malformed address
+                raise DeathAngelError(
+                    f"cannot reach the Dask scheduler {address!r}: {exc}"
+                ) from None
+            self.name = f"dask {address}"
+        self.workers = max(1, sum(self.client.nthreads().values()))
+        """The threads the cluster's workers run, all told: how much work to keep sent."""
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+DASK_HINT = "--dask needs Dask's distributed package: pip install 'deathangel[cluster]'"
+
+
+def check_dask(dask: str | None) -> None:
+    """Refuse ``--dask`` now, before any file is made, if the extra is not installed."""
+    if dask is not None and importlib.util.find_spec("distributed") is None:
+        raise MissingExtraError(DASK_HINT)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from deathangel.cli.options import BotKeyOption, WorkersOption
+from deathangel.cli.options import BotKeyOption, DaskOption, WorkersOption
 from deathangel.cli.pace import progress_reporter
 from deathangel.errors import DeathAngelError
 
@@ -150,6 +150,7 @@ def play_cli(
     players: Players = "1",
     strategy: StrategyName = "mcts",
     workers: WorkersOption = None,
+    dask: DaskOption = None,
     bot_key: BotKeyOption = None,
 ) -> None:
     """Play games and store their round starts, game by game, for 'value fit --positions'.
@@ -157,6 +158,7 @@ def play_cli(
     Stop it any time (Ctrl-C, even kill -9); the same command goes on, a larger -n extends.
     """
     from deathangel.analysis.positions import PositionsConfig, PositionStore, play_into
+    from deathangel.analysis.workers import DaskCluster, check_dask
     from deathangel.players.seeds import check_bot_key, new_bot_key
     from deathangel.plugins.strategies import parse_spec
 
@@ -165,6 +167,7 @@ def play_cli(
     if workers is not None and workers < 0:
         raise DeathAngelError(f"--workers must be 0 or more, not {workers}")
     parse_spec(strategy)
+    check_dask(dask)
     cores = len(os.sched_getaffinity(0)) if workers is None else workers
     counts = tuple(_counts(players))
     if bot_key is not None:
@@ -175,18 +178,24 @@ def play_cli(
     else:
         key = new_bot_key()
     config = PositionsConfig(strategy, counts, seed, games, key)
-    with PositionStore.open(db, config) as store, progress_reporter(False) as show:
-        progress = _paced(show)
-        try:
-            played = play_into(store, cores, progress, games)
-        except KeyboardInterrupt:
+    # The cluster first: an unreachable scheduler is one line before any file is made.
+    cluster = DaskCluster(dask, max(1, cores)) if dask is not None else None
+    try:
+        with PositionStore.open(db, config) as store, progress_reporter(False) as show:
+            progress = _paced(show)
+            try:
+                played = play_into(store, cores, progress, games, dask=cluster)
+            except KeyboardInterrupt:
+                stored = len([i for i in store.done() if i < games])
+                typer.echo(
+                    f"Interrupted: {stored} of {games} stored in {db}; the same command goes on.",
+                    err=True,
+                )
+                raise typer.Exit(130) from None
             stored = len([i for i in store.done() if i < games])
-            typer.echo(
-                f"Interrupted: {stored} of {games} stored in {db}; the same command goes on.",
-                err=True,
-            )
-            raise typer.Exit(130) from None
-        stored = len([i for i in store.done() if i < games])
+    finally:
+        if cluster is not None:
+            cluster.close()
     typer.echo(
         f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "
         f"Fit with: deathangel value fit --positions {db}"

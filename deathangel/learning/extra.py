@@ -8,16 +8,14 @@ package into :class:`MissingExtraError`, whose message is one line naming the ex
 
 from __future__ import annotations
 
-from deathangel.errors import DeathAngelError
+from deathangel.errors import MissingExtraError
 
 EXTRA = "rl"
 """The extra that brings gymnasium, pettingzoo, open-spiel and numpy."""
 
 INSTALL_HINT = f"pip install 'deathangel[{EXTRA}]'"
 
-
-class MissingExtraError(DeathAngelError, ImportError):
-    """A learning environment was used without the ``rl`` extra installed."""
+__all__ = ["EXTRA", "INSTALL_HINT", "MissingExtraError", "missing_extra"]
 
 
 def missing_extra(exc: ImportError) -> MissingExtraError:

@@ -14,8 +14,6 @@ starts N worker processes; ``dask=ADDRESS`` sends the batches to a Dask schedule
 from __future__ import annotations
 
 import concurrent.futures as cf
-import importlib
-import importlib.util
 import os
 import signal
 import threading
@@ -27,7 +25,7 @@ from typing import Any, Protocol
 
 from attrs import evolve, frozen
 
-from deathangel.analysis.workers import new_pool, stop_pool
+from deathangel.analysis.workers import DaskCluster, check_dask, new_pool, stop_pool
 from deathangel.errors import DeathAngelError
 from deathangel.tournament.batch import Task, TaskResult, play_task
 from deathangel.tournament.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
@@ -45,10 +43,6 @@ MAX_POOL_BREAKS = 3
 
 class WorkerCrashError(DeathAngelError, RuntimeError):
     """Worker processes keep dying; what finished is stored and ``--resume`` goes on."""
-
-
-class MissingExtraError(DeathAngelError, ImportError):
-    """An optional part of deathangel is not installed; the message names the extra."""
 
 
 @frozen
@@ -190,37 +184,12 @@ class Dask:
     ``distributed.LocalCluster`` of ``workers`` single-threaded processes started here."""
 
     def __init__(self, address: str, workers: int, *, processes: bool = True) -> None:
-        try:
-            # Untyped: held as Any.
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise MissingExtraError(
-                "--dask needs Dask's distributed package: pip install 'deathangel[cluster]'"
-            ) from None
-        import logging
-
-        self._distributed = distributed
-        self._cluster: Any = None
-        if address == "local":
-            self._cluster = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=processes,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
-            self.client = distributed.Client(self._cluster)
-            self.name = "dask local"
-        else:
-            try:
-                self.client = distributed.Client(address, timeout=30)
-            except OSError as exc:
-                raise DeathAngelError(
-                    f"cannot reach the Dask scheduler {address!r}: {exc}"
-                ) from None
-            self.name = f"dask {address}"
-        self.workers = max(1, sum(self.client.nthreads().values()))
-        self._killed: type[BaseException] = distributed.KilledWorker
+        self._cluster = DaskCluster(address, workers, processes=processes)
+        self.client = self._cluster.client
+        self.name = self._cluster.name
+        self.workers = self._cluster.workers
+        self._distributed = self._cluster.distributed
+        self._killed: type[BaseException] = self._distributed.KilledWorker
 
     def submit(self, config: TournamentConfig, task: Task) -> Any:
         # pure=False: the same task submitted again after a lost worker is a new run of it.
@@ -242,19 +211,14 @@ class Dask:
         return finished, []
 
     def close(self) -> None:
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        self._cluster.close()
 
 
 def check_backend(workers: int | None, dask: str | None) -> None:
     """Refuse now, before a results database is made, options no backend can honour."""
     if workers is not None and workers < 0:
         raise DeathAngelError(f"--workers must be 0 or more, not {workers}")
-    if dask is not None and importlib.util.find_spec("distributed") is None:
-        raise MissingExtraError(
-            "--dask needs Dask's distributed package: pip install 'deathangel[cluster]'"
-        )
+    check_dask(dask)
 
 
 def make_backend(workers: int | None, dask: str | None) -> Backend:

@@ -58,10 +58,10 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from deathangel.errors import DeathAngelError
+from deathangel.errors import DeathAngelError, MissingExtraError
 from deathangel.players.seeds import new_bot_key
 from deathangel.tournament.batch import Task
-from deathangel.tournament.runner import Backend, MissingExtraError, run_tournament
+from deathangel.tournament.runner import Backend, run_tournament
 from deathangel.tournament.stats import SprtDesign
 from deathangel.tournament.tournament import TournamentConfig, build_config
 

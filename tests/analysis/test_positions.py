@@ -85,6 +85,61 @@ def test_a_file_holds_what_playing_in_one_process_gives(tmp_path: Path) -> None:
         assert [g.seats for g in s.games()] == [1, 2, 1, 2, 1, 2]
 
 
+def test_a_dask_cluster_fills_the_file_as_one_process_does(tmp_path: Path) -> None:
+    """A real ``distributed.LocalCluster`` (its workers threads here, to keep the test quick:
+    the command's ``--dask local`` starts processes): once through the library, once through
+    the command given the scheduler's address; both files hold what one process plays."""
+    import distributed  # the cluster extra, part of dev
+
+    from deathangel.analysis.workers import DaskCluster
+
+    expected = play_positions(5, SEED, players=[1, 3], strategy="rules", bot_key=TEST_BOT_KEY)
+    config = PositionsConfig("rules", (1, 3), SEED, 5, TEST_BOT_KEY)
+    cluster = DaskCluster("local", 2, processes=False)
+    try:
+        assert (cluster.name, cluster.workers) == ("dask local", 2)
+        with PositionStore.open(tmp_path / "lib.db", config) as s:
+            assert play_into(s, dask=cluster) == 5
+    finally:
+        cluster.close()
+    assert stored(tmp_path / "lib.db") == expected
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
+    ) as local:
+        path = tmp_path / "cli.db"
+        result = cli(
+            *("play", "--db", str(path), "-n", "5", "-s", str(SEED), "-p", "1,3"),
+            *("--strategy", "rules", "--bot-key", TEST_BOT_KEY),
+            *("--dask", local.scheduler_address),
+        )
+    assert result.returncode == 0, result.stderr
+    assert "5 game(s) played now, 5 of 5 stored" in result.stdout
+    assert stored(path) == expected
+    # A scheduler that cannot be reached is one line, before any file is made.
+    nowhere = tmp_path / "nowhere.db"
+    result = cli("play", "--db", str(nowhere), "--strategy", "rules", "--dask", "inproc://x/1/2")
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "cannot reach the Dask scheduler 'inproc://x/1/2'" in result.stderr
+    assert not nowhere.exists()
+
+
+def test_dask_without_its_extra_is_one_line_naming_it(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['distributed'] = None; "
+        "sys.argv = ['deathangel', *sys.argv[1:]]; from deathangel.cli.app import main; main()"
+    )
+    path = tmp_path / "p.db"
+    result = subprocess.run(
+        [sys.executable, "-c", code, "value", "play", "--db", str(path), "--dask", "local"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "pip install 'deathangel[cluster]'" in result.stderr
+    assert not path.exists()
+
+
 def test_other_settings_are_refused_naming_the_field(tmp_path: Path) -> None:
     path = tmp_path / "p.db"
     with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 1, TEST_BOT_KEY)) as s:

@@ -18,8 +18,9 @@ import pytest
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import simulate
+from deathangel.errors import MissingExtraError
 from deathangel.tournament.report import Report
-from deathangel.tournament.runner import InProcess, MissingExtraError
+from deathangel.tournament.runner import InProcess
 from deathangel.tournament.stats import SprtDesign
 from deathangel.tournament.tune import (
     Confirmation,
