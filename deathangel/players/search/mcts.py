@@ -49,8 +49,12 @@ PositionValue = Callable[["GameState", "CardTable"], float]
 
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
+    from deathangel.engine.game import Game
     from deathangel.engine.observation import Observation
     from deathangel.engine.state import CardTable, GameState
+
+Plan = tuple["Option", ...]
+"""What a root edge tries: one option, or a joint search's cards for the seat's next teams."""
 
 
 ITERATIONS = 150
@@ -117,7 +121,8 @@ class _Node:
     __slots__ = ("edges",)
 
     def __init__(self) -> None:
-        self.edges: dict[tuple[str, Option], _Edge] = {}
+        self.edges: dict[tuple[str, Any], _Edge] = {}
+        """By (decision kind, option); at the root, by (kind, plan)."""
 
 
 @define
@@ -168,6 +173,7 @@ class MctsPlayer:
         value: PositionValue | None = None,
         final_horizon: int = -1,
         extend: int = 0,
+        joint: int = 1,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -184,10 +190,15 @@ class MctsPlayer:
             )
         if extend < 0:
             raise ValueError(f"extend must be 0 (none) or a number of rollouts, not {extend}")
+        if joint < 1:
+            raise ValueError(f"joint must be 1 (one card at a time) or more, not {joint}")
         self.seed = seed
         self.iterations = iterations
         self.extend = extend
         """Rollouts a close call may add after the budget (:meth:`_settle`); 0: none."""
+        self.joint = joint
+        """How many of the seat's Choose Actions decisions in a row (this team's card and its
+        next teams') a search compares as one plan (:meth:`_plans`); 1: this card alone."""
         self.seconds = seconds
         self.horizon = horizon
         self.final_horizon = horizon if final_horizon == -1 else final_horizon
@@ -299,21 +310,25 @@ class MctsPlayer:
         """Sequential halving over the root options on paired sweeps; see the module
         docstring for why."""
         options = list(decision.options)
+        if self.joint > 1 and decision.kind == d.CHOOSE_ACTION:
+            plans, own_plan = self._plans(observation, decision, own, rng)
+        else:
+            plans, own_plan = [(o,) for o in options], (own,)
         root = _Node()
-        values: dict[Option, dict[int, float]] = {o: {} for o in options}
+        values: dict[Plan, dict[int, float]] = {p: {} for p in plans}
         limit = self._limit(observation)
         deadline = started + self.seconds if self.seconds > 0 else math.inf
-        rounds = max(1, math.ceil(math.log2(len(options))))
-        survivors = options
+        rounds = max(1, math.ceil(math.log2(len(plans))))
+        survivors = plans
         sweep = 0
         out_of_time = False
         for r in range(rounds):
             share = self.iterations // rounds + (self.iterations % rounds if r == 0 else 0)
             for _ in range(max(1, share // len(survivors))):
                 seed = rng.getrandbits(64)
-                for option in survivors:
-                    edge = root.edges.setdefault((decision.kind, option), _Edge())
-                    values[option][sweep] = self._iterate(observation, edge, option, seed, limit)
+                for plan in survivors:
+                    edge = root.edges.setdefault((decision.kind, plan), _Edge())
+                    values[plan][sweep] = self._iterate(observation, edge, plan, seed, limit)
                     self.stats.iterations += 1
                 sweep += 1
                 if time.perf_counter() > deadline:
@@ -321,20 +336,20 @@ class MctsPlayer:
                     break
             if out_of_time or len(survivors) <= 2:
                 break
-            ranked = sorted(survivors, key=lambda o: -_mean(values[o]))
+            ranked = sorted(survivors, key=lambda p: -_mean(values[p]))
             keep = ranked[: math.ceil(len(ranked) / 2)]
-            if own not in keep:
-                keep.append(own)
+            if own_plan not in keep:
+                keep.append(own_plan)
             survivors = keep
-        best = max(survivors, key=lambda o: _mean(values[o]))
-        if self.extend and best != own and not out_of_time:
+        best = max(survivors, key=lambda p: _mean(values[p]))
+        if self.extend and best != own_plan and not out_of_time:
             best = self._settle(
                 observation,
                 decision.kind,
                 root,
                 values,
                 survivors,
-                own,
+                own_plan,
                 best,
                 rng,
                 deadline,
@@ -342,29 +357,86 @@ class MctsPlayer:
                 sweep,
             )
         # The root edges' statistics are the search's own account of each option (the same
-        # sums as ``values``: one rollout per option per sweep, backed up in sweep order).
-        tried = [(o, root.edges[decision.kind, o]) for o in options if values[o]]
-        self.last_values = {o: e.mean for o, e in tried}
-        self.last_visits = {o: e.visits for o, e in tried}
-        self.last_errors = {o: _standard_error(values[o]) for o, _ in tried}
-        if best == own or not self._clearly_better(values[best], values[own]):
+        # sums as ``values``: one rollout per plan per sweep, backed up in sweep order); an
+        # option searched as the first card of several plans is accounted by its best plan.
+        tried: dict[Option, tuple[Plan, _Edge]] = {}
+        for plan in plans:
+            if values[plan]:
+                e = root.edges[decision.kind, plan]
+                held = tried.get(plan[0])
+                if held is None or e.mean > held[1].mean:
+                    tried[plan[0]] = (plan, e)
+        self.last_values = {o: e.mean for o, (_, e) in tried.items()}
+        self.last_visits = {o: e.visits for o, (_, e) in tried.items()}
+        self.last_errors = {o: _standard_error(values[p]) for o, (p, _) in tried.items()}
+        if best[0] == own or not self._clearly_better(values[best], values[own_plan]):
             return own
-        return best
+        return best[0]
+
+    def _plans(
+        self, observation: Observation, decision: Decision, own: Option, rng: random.Random
+    ) -> tuple[list[Plan], Plan]:
+        """The plans a joint search compares, and the policy's own plan among them.
+
+        A plan is a card for this team and for each of the seat's next teams to choose in
+        this Choose Actions phase (at most :attr:`joint` cards): every combination of their
+        legal cards. Searched one team at a time, this team's card is valued as if the
+        policy chose the next teams' cards, which the search will in fact choose; compared
+        as plans on the same deals, the cards are valued together. Which cards a team may
+        play is public (its last card, the abilities in play), so one imagined deal gives
+        every plan; the policy's plan is its choice for each team in turn in that deal.
+        """
+        seat = observation.seat
+        deal = rng.getrandbits(64)
+
+        def imagined(plan: Plan) -> Game:
+            # A determinized game cannot be cloned (it keeps no checkpoint): the same deal
+            # again, and the plan's cards played in it.
+            game = determinize(observation, random.Random(deal))
+            for option in plan:
+                game.push(option)
+            return game
+
+        def own_turn(dec: Decision | None) -> bool:
+            return dec is not None and dec.seat == seat and dec.kind == d.CHOOSE_ACTION
+
+        plans: list[Plan] = []
+        stack: list[Plan] = [(o,) for o in reversed(decision.options)]
+        while stack:
+            plan = stack.pop()
+            dec = imagined(plan).decision if len(plan) < self.joint else None
+            if not own_turn(dec):
+                plans.append(plan)
+                continue
+            assert dec is not None
+            stack += [(*plan, option) for option in reversed(dec.options)]
+        prng = random.Random(rng.getrandbits(64))
+        mine: Plan = (own,)
+        g = imagined(mine)
+        while len(mine) < self.joint and own_turn(g.decision):
+            dec = g.decision
+            assert dec is not None
+            view = _GameView(g.state, g.table)
+            view.seat = seat
+            choice = self.policy.choose(view, dec, prng)
+            g.push(choice)
+            mine = (*mine, choice)
+        return plans, mine
 
     def _settle(
         self,
         observation: Observation,
         kind: str,
         root: _Node,
-        values: dict[Option, dict[int, float]],
-        survivors: list[Option],
-        own: Option,
-        best: Option,
+        values: dict[Plan, dict[int, float]],
+        survivors: list[Plan],
+        own: Plan,
+        best: Plan,
         rng: random.Random,
         deadline: float,
         limit: int,
         sweep: int,
-    ) -> Option:
+    ) -> Plan:
         """A close call, given more rollouts: while the best survivor is not the policy's
         choice and its paired gain over it is not :data:`SETTLED` standard errors from the
         margin either way, play both on ``extend`` more rollouts at most (new sweeps, the
@@ -382,9 +454,9 @@ class MctsPlayer:
             if self._decided(values[best], values[own]):
                 break
             seed = rng.getrandbits(64)
-            for option in (own, best):
-                edge = root.edges.setdefault((kind, option), _Edge())
-                values[option][sweep] = self._iterate(observation, edge, option, seed, limit)
+            for plan in (own, best):
+                edge = root.edges.setdefault((kind, plan), _Edge())
+                values[plan][sweep] = self._iterate(observation, edge, plan, seed, limit)
                 self.stats.iterations += 1
             spent += 2
             sweep += 1
@@ -420,19 +492,26 @@ class MctsPlayer:
         self,
         observation: Observation,
         edge: _Edge,
-        option: Option,
+        plan: Plan,
         seed: int,
         limit: int,
     ) -> float:
-        """One deal, one root option, down the tree, a rollout to the horizon; backs up
-        and returns the value."""
+        """One deal, one root plan (an option, or the cards of a joint plan), down the
+        tree, a rollout to the horizon; backs up and returns the value."""
         game = determinize(observation, random.Random(seed))
         prng = random.Random(seed ^ 0x5DEECE66D)
         seat = observation.seat
         policy = self.rollout
         view = _GameView(game.state, game.table)
         path = [edge]
-        game.push(option)
+        game.push(plan[0])
+        for later in plan[1:]:
+            # A plan's later cards are legal in every deal (a team's cards are public);
+            # checked all the same, and the rollout policy goes on where one is not.
+            dec = game.decision
+            if dec is None or dec.seat != seat or later not in dec.options:
+                break
+            game.push(later)
         node: _Node | None = None
         if self.depth > 1:
             node = edge.child = edge.child if edge.child is not None else _Node()
@@ -519,6 +598,7 @@ def mcts(
     final_horizon: int = -1,
     standing: float = DEFAULT_WEIGHTS.standing,
     extend: int = 0,
+    joint: int = 1,
 ) -> MctsPlayer:
     """Information-set Monte Carlo tree search over random deals of what the seat cannot see.
 
@@ -543,6 +623,8 @@ def mcts(
         at the price of progress); not used with a value model
     :param extend: rollouts a close call may add after the budget (the policy's choice and
         its best rival, until the paired test decides); 0: none
+    :param joint: action cards searched together: this team's and the seat's next teams' in
+        the same phase (every combination, on the same deals); 1: one team at a time
     """
     if standing < 0:
         raise ValueError(f"standing must be 0 or more, not {standing}")
@@ -562,6 +644,7 @@ def mcts(
         value=value_named(value),
         final_horizon=final_horizon,
         extend=extend,
+        joint=joint,
     )
 
 

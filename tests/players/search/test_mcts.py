@@ -194,7 +194,7 @@ def test_every_edge_below_the_root_backs_up_each_rollout_that_passed() -> None:
     root = _Edge()
     observation = game.observation(1)
     for seed in (7, 8, 9):
-        value = player._iterate(observation, root, decision.options[0], seed, limit=1)
+        value = player._iterate(observation, root, (decision.options[0],), seed, limit=1)
         assert value == 0.5
     assert (root.visits, root.total) == (3, 1.5)
     # The next decision of the seat is the yellow team's card (solo: three teams, RULES §5),
@@ -532,7 +532,8 @@ class Scripted(MctsPlayer):
         self.own: Option | None = None
         self.rival: Option | None = None
 
-    def _iterate(self, observation, edge, option, seed, limit):  # type: ignore[no-untyped-def]
+    def _iterate(self, observation, edge, plan, seed, limit):  # type: ignore[no-untyped-def]
+        option = plan[0]  # a plan of one card: this search is not joint
         if option == self.own:
             value = 0.5
         elif option == self.rival:
@@ -621,3 +622,93 @@ def test_analyse_keeps_a_given_option_unless_another_clearly_beats_it() -> None:
     assert answers == list(decision.options)
     with pytest.raises(ValueError, match="not one of the decision's options"):
         MctsPlayer(seed=4, iterations=8).analyse(obs, decision, Option("card", ("Nothing",)))
+
+
+# -- joint: a seat's cards for its next teams searched as plans -------------------------------
+
+
+def solo_round_one() -> tuple[Game, list[tuple[Option, ...]], list[str]]:
+    """Solo, seed 11, round 1's Choose Actions: the real game's legal cards for each of the
+    three teams in turn (read after every choice of the teams before, which must not change
+    them: a team's cards are its own) and the teams in the order they are asked."""
+    game = Game(GameConfig(1, seed=11))
+    first = game.decision
+    assert first is not None and first.kind == d.CHOOSE_ACTION
+    cards: list[tuple[Option, ...]] = [first.options]
+    teams: list[str] = []
+    for step in range(3):
+        for option in cards[step]:
+            after = game.clone()
+            after.push(option)
+            if step < 2:
+                nxt = after.decision
+                assert nxt is not None and nxt.kind == d.CHOOSE_ACTION and nxt.seat == 1
+                if option == cards[step][0]:
+                    cards.append(nxt.options)
+                assert nxt.options == cards[step + 1]
+        chosen = set(game.state.chosen)
+        game.push(cards[step][0])
+        teams += set(game.state.chosen) - chosen
+    return Game(GameConfig(1, seed=11)), cards, teams
+
+
+def test_joint_plans_are_every_combination_of_the_teams_cards() -> None:
+    game, cards, _ = solo_round_one()
+    decision = game.decision
+    assert decision is not None
+    observation = game.observation(1)
+    own = decision.options[0]
+    for joint, expected in ((3, 27), (2, 9)):
+        player = MctsPlayer(seed=1, joint=joint, policy=DoneFirst())
+        plans, mine = player._plans(observation, decision, own, random.Random(5))
+        combos = [(a,) for a in cards[0]]
+        for later in cards[1:joint]:
+            combos = [(*c, b) for c in combos for b in later]
+        assert len(plans) == expected and sorted(plans) == sorted(combos)
+        # The policy's plan: its own choice for each team in turn (here always the first).
+        assert mine == tuple(c[0] for c in cards[:joint])
+
+
+class CardsValue:
+    """Rollouts of one round valued by the cards the teams resolved in it: the policy's
+    own first card 0.5; the second card of the first team 0.9 with the second card of the
+    second team, else 0.3; anything else 0.4. One team at a time, the first team's second
+    card is valued with the second team's card as the policy plays it (its first: 0.3), so
+    the policy's own stays; as plans, the pair is valued together (0.9) and wins."""
+
+    def __init__(self, cards: list[tuple[Option, ...]], teams: list[str]) -> None:
+        self.first, self.second = teams[0], teams[1]
+        self.own = cards[0][0].args[0]
+        self.pair = (cards[0][1].args[0], cards[1][1].args[0])
+
+    def __call__(self, state: GameState, table: object) -> float:
+        played = state.last_resolved
+        first, second = played.get(self.first), played.get(self.second)
+        if first == self.own:
+            return 0.5
+        if first == self.pair[0]:
+            return 0.9 if second == self.pair[1] else 0.3
+        return 0.4
+
+
+def test_joint_plans_value_the_teams_cards_together() -> None:
+    game, cards, teams = solo_round_one()
+    decision = game.decision
+    assert decision is not None
+    value = CardsValue(cards, teams)
+    one = MctsPlayer(seed=1, iterations=60, horizon=1, policy=DoneFirst(), value=value)
+    assert one.choose(game.observation(1), decision) == cards[0][0]
+    assert one.last_values[cards[0][1]] == pytest.approx(0.3)
+    joint = MctsPlayer(seed=1, iterations=60, horizon=1, policy=DoneFirst(), value=value, joint=2)
+    assert joint.choose(game.observation(1), decision) == cards[0][1]
+    # An option is accounted by its best plan.
+    assert joint.last_values[cards[0][1]] == pytest.approx(0.9)
+    assert joint.last_values[cards[0][0]] == pytest.approx(0.5)
+    assert joint.stats.overruled == 1
+
+
+def test_joint_is_refused_below_one_and_passed_by_the_factory() -> None:
+    with pytest.raises(ValueError, match="joint must be 1"):
+        MctsPlayer(joint=0)
+    assert mcts(1, joint=3).joint == 3
+    assert mcts(1).joint == 1
