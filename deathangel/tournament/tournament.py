@@ -168,14 +168,17 @@ def canonical_spec(spec: StrategySpec, found: Mapping[str, Strategy]) -> Strateg
 
 
 def file_digests(entries: Sequence[Entry], found: Mapping[str, Strategy]) -> dict[str, str]:
-    """The SHA-256 of every file a path parameter of an entry names: part of what the
-    tournament is, so a rule file edited between two runs is not resumed as the same."""
+    """The SHA-256 of every file a parameter of an entry names: part of what the
+    tournament is, so a rule file or a value model edited between two runs is not resumed
+    as the same. Besides path parameters, a text parameter that names a file counts (a
+    search's ``value`` and ``policy`` take a shipped name or a file's)."""
     digests: dict[str, str] = {}
     for entry in entries:
         for spec in entry.seats:
             kinds = {p.name: p.kind for p in found[spec.name].parameters}
             for key, value in spec.values.items():
-                path = Path(value) if kinds.get(key) == "path" else None
+                named = kinds.get(key) in ("path", "str") and isinstance(value, str)
+                path = Path(value) if named and value else None
                 if path is not None and path.is_file():
                     digests[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
     return dict(sorted(digests.items()))

@@ -8,6 +8,8 @@ through :func:`play_game`, which has its own tests against the game log. The str
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import sqlite3
 from collections.abc import Sequence
@@ -23,6 +25,7 @@ from deathangel.analysis.simulate import play_game
 from deathangel.engine.game import GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
+from deathangel.players.search.model import resolve_model
 from deathangel.players.seeds import bot_seed
 from deathangel.plugins.strategies import strategy_factory
 from deathangel.tournament.batch import Task
@@ -415,6 +418,28 @@ def test_a_file_a_parameter_names_is_pinned_and_an_edit_refuses_resume(
     assert first.files == ((str(tmp_path / "m.txt"), digest),)
     Results.create(tmp_path / "r.db", first).close()
     (tmp_path / "m.txt").write_text("two", encoding="utf-8")
+    with (
+        Results.open(tmp_path / "r.db") as results,
+        pytest.raises(ResultsError, match=r"holds a different tournament \(files differ\)"),
+    ):
+        results.check_same(config(entry=entries))
+
+
+def test_a_value_model_a_search_names_is_pinned_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mcts:value=FILE`` takes a shipped model's name or a file's (a text parameter, not
+    a path one): a file it names is part of the tournament all the same."""
+    monkeypatch.chdir(tmp_path)
+    model = tmp_path / "v.json"
+    shipped = json.loads(resolve_model("learned").read_text(encoding="utf-8"))
+    model.write_text(json.dumps(shipped), encoding="utf-8")
+    entries = [{"strategy": "mcts:value=v.json"}, {"strategy": "mcts:value=learned"}]
+    first = config(entry=entries)
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    assert first.files == (("v.json", digest),)  # a shipped name is no file here
+    Results.create(tmp_path / "r.db", first).close()
+    model.write_text(json.dumps({**shipped, "about": "fitted again"}), encoding="utf-8")
     with (
         Results.open(tmp_path / "r.db") as results,
         pytest.raises(ResultsError, match=r"holds a different tournament \(files differ\)"),
