@@ -200,15 +200,21 @@ def test_a_start_lacking_the_positions_features_is_one_line() -> None:
         fit(positions, start=_logistic(0.0, 1.0))
 
 
-def test_the_shipped_model_loads_by_name_and_ranks_a_lost_cause_below_a_fresh_start() -> None:
-    """``value=learned`` is the JSON file shipped in the package; it must read a position the
-    way the game reads: all marines standing at the start beats the same game with four of
-    the six marines gone."""
+@pytest.mark.parametrize(
+    ("name", "fitted_on"),
+    [("learned", ("24,000 games", "310000..333999")), ("self-play", ("303 solo games", "340000"))],
+)
+def test_the_shipped_models_load_by_name_and_rank_a_lost_cause_below_a_fresh_start(
+    name: str, fitted_on: tuple[str, str]
+) -> None:
+    """``value=learned`` and ``value=self-play`` are JSON files shipped in the package; each
+    must read a position the way the game reads: all marines standing at the start beats
+    the same game with four of the six marines gone."""
     from deathangel.players.search.model import shipped_models
 
-    assert "learned" in shipped_models()
-    model = ValueModel.load("learned")
-    assert "24,000 games" in model.about and "310000..333999" in model.about
+    assert name in shipped_models()
+    model = ValueModel.load(name)
+    assert all(words in model.about for words in fitted_on)
     game = Game(GameConfig(1, seed=5))
     fresh = model.value(game.state, game.table)
     assert 0.0 < fresh < 1.0
