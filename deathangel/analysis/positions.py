@@ -277,9 +277,11 @@ def play_into(
     stop: list[bool] = []
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.append(True)) if main else None
-    cluster = None
+    processes: cf.ProcessPoolExecutor | None = None
+    cluster: DaskCluster | None = None
     if dask is None:
-        pool: cf.Executor = new_pool(workers)
+        processes = new_pool(workers)
+        pool: cf.Executor = processes
     else:
         cluster = dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
         # pure=False: a game sent again after a lost worker is played again, not looked up.
@@ -296,9 +298,9 @@ def play_into(
         if stop:
             raise KeyboardInterrupt
     finally:
-        if cluster is None:
-            stop_pool(pool)  # type: ignore[arg-type]
-        else:
+        if processes is not None:
+            stop_pool(processes)
+        elif cluster is not None:
             pool.shutdown(wait=False)  # Dask's executor cancels what is left
             if cluster is not dask:
                 cluster.close()
