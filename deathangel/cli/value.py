@@ -180,6 +180,7 @@ def play_cli(
     config = PositionsConfig(strategy, counts, seed, games, key)
     # The cluster first: an unreachable scheduler is one line before any file is made.
     cluster = DaskCluster(dask, max(1, cores)) if dask is not None else None
+    where = cluster.name if cluster is not None else f"{max(1, cores)} process(es)"
     try:
         with PositionStore.open(db, config) as store, progress_reporter(False) as show:
             progress = _paced(show)
@@ -197,7 +198,8 @@ def play_cli(
         if cluster is not None:
             cluster.close()
     typer.echo(
-        f"{played} game(s) played now, {stored} of {games} stored in {db} (bot key {key}). "
+        f"{played} game(s) played now ({where}), {stored} of {games} stored in {db} "
+        f"(bot key {key}). "
         f"Fit with: deathangel value fit --positions {db}"
     )
 

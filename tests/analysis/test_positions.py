@@ -98,8 +98,12 @@ def test_a_dask_cluster_fills_the_file_as_one_process_does(tmp_path: Path) -> No
     cluster = DaskCluster("local", 2, processes=False)
     try:
         assert (cluster.name, cluster.workers) == ("dask local", 2)
-        with PositionStore.open(tmp_path / "lib.db", config) as s:
+        with (
+            PositionStore.open(tmp_path / "lib.db", config) as s,
+            distributed.get_task_stream(cluster.client) as sent,
+        ):
             assert play_into(s, dask=cluster) == 5
+        assert len(sent.data) == 5  # every game was played on the cluster
     finally:
         cluster.close()
     assert stored(tmp_path / "lib.db") == expected
@@ -107,13 +111,15 @@ def test_a_dask_cluster_fills_the_file_as_one_process_does(tmp_path: Path) -> No
         n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
     ) as local:
         path = tmp_path / "cli.db"
-        result = cli(
-            *("play", "--db", str(path), "-n", "5", "-s", str(SEED), "-p", "1,3"),
-            *("--strategy", "rules", "--bot-key", TEST_BOT_KEY),
-            *("--dask", local.scheduler_address),
-        )
+        with distributed.Client(local) as watch, distributed.get_task_stream(watch) as sent:
+            result = cli(
+                *("play", "--db", str(path), "-n", "5", "-s", str(SEED), "-p", "1,3"),
+                *("--strategy", "rules", "--bot-key", TEST_BOT_KEY),
+                *("--dask", local.scheduler_address),
+            )
     assert result.returncode == 0, result.stderr
-    assert "5 game(s) played now, 5 of 5 stored" in result.stdout
+    assert len(sent.data) == 5  # the command's games were played on the cluster
+    assert f"5 game(s) played now (dask {local.scheduler_address}), 5 of 5 stored" in result.stdout
     assert stored(path) == expected
     # A scheduler that cannot be reached is one line, before any file is made.
     nowhere = tmp_path / "nowhere.db"
@@ -202,7 +208,8 @@ def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path
     args[args.index("400")] = str(count + 1)
     result = cli(*args)
     assert result.returncode == 0, result.stderr
-    assert f"1 game(s) played now, {count + 1} of {count + 1} stored" in result.stdout
+    assert "1 game(s) played now (" in result.stdout  # (where: this machine's processes)
+    assert f"), {count + 1} of {count + 1} stored" in result.stdout
     expected = play_positions(count + 1, SEED, strategy=SLOW, bot_key=TEST_BOT_KEY)
     assert stored(path) == expected
 
