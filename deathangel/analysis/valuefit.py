@@ -146,26 +146,23 @@ def fit(
     few thousand positions of a search's own games (each costs a search's game, tens of
     seconds) beside a model fitted on a hundred thousand of a cheap bot's: the few correct
     what the many taught, and where they cannot tell, the start comes back unchanged.
+
+    Features the positions have and the start lacks (a feature added since it was fitted)
+    join it as new inputs, scaled by the positions and weighted 0: the start's value of
+    every position is unchanged until the games teach those weights.
     """
     np = _numpy()
-    if start is None:
-        names = sorted({k for row in train.rows for k in row})
-    else:
-        names = list(start.names)
-        extra = sorted({k for row in train.rows for k in row} - set(names))
-        if extra:
-            raise DeathAngelError(
-                f"the positions have features the starting model lacks: {', '.join(extra)}"
-            )
+    known = list(start.names) if start is not None else []
+    extra = sorted({k for row in train.rows for k in row} - set(known))
+    names = known + extra
     x = np.array([[row.get(k, 0.0) for k in names] for row in train.rows], dtype=float)
     y = np.array(train.won, dtype=float)
-    if start is None:
-        centre = x.mean(axis=0)
-        scale = x.std(axis=0)
-        scale[scale < 1e-9] = 1.0
-    else:
-        centre = np.array(start.centre, dtype=float)
-        scale = np.array(start.scale, dtype=float)
+    centre = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    if start is not None:
+        centre[: len(known)] = start.centre
+        scale[: len(known)] = start.scale
     xs = (x - centre) / scale
     # A tenth of the games (never of a game's positions) chooses the best epoch.
     games = np.array(train.game)
@@ -181,6 +178,8 @@ def fit(
     else:
         for given in start.layers:
             params.append([np.array(given.weights, dtype=float), np.array(given.bias)])
+        first_layer = params[0][0]
+        params[0][0] = np.hstack([first_layer, np.zeros((first_layer.shape[0], len(extra)))])
     moments = [[np.zeros_like(w), np.zeros_like(w)] for layer in params for w in layer]
     xt, yt = xs[~val], y[~val]
     xv, yv = xs[val], y[val]

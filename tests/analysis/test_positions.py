@@ -235,13 +235,18 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     check = cli("check", str(model), "--positions", str(held))
     assert check.returncode == 0, check.stderr
     assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
-    # Fine-tuning the shipped model on them: its features, said in the model's "about".
+    # Fine-tuning the shipped model on them: its features first, then those the positions
+    # have and it lacks (the marines standing, added since it was fitted); its start said in
+    # the model's "about".
     tuned = tmp_path / "tuned.json"
     start = ["fit", "--out", str(tuned), "--positions", str(train), "--start", "learned"]
     result = cli(*start, "--holdout-positions", str(held), "--epochs", "3")
     assert result.returncode == 0, result.stderr
     written = json.loads(tuned.read_text(encoding="utf-8"))
-    assert written["features"] == list(ValueModel.load("learned").names)
+    shipped = list(ValueModel.load("learned").names)
+    assert written["features"][: len(shipped)] == shipped
+    added = written["features"][len(shipped) :]
+    assert added and all(name.startswith("marine ") for name in added)
     assert written["about"].endswith("starting from learned")
     missing = cli(*start[:-1], str(tmp_path / "none.json"), "--holdout-positions", str(held))
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1

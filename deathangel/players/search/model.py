@@ -1,11 +1,12 @@
 """A learned value: the chance the marines win from a position, fitted on many games.
 
 :func:`~deathangel.players.search.value.position_value` is a logistic model of five hand-made
-features. This module holds a richer one: about thirty features of what the table shows (how
+features. This module holds a richer one: some forty features of what the table shows (how
 far through the locations, which final location, what every swarm would do if it attacked
-now, marines and tokens, what is left in the decks), fed to a small neural network (one or
-two ``tanh`` layers, a logistic output) fitted on the outcomes of many played games by
-:mod:`deathangel.analysis.valuefit`. A search reads it where it cuts a rollout short.
+now, marines and tokens, which marines stand, what is left in the decks), fed to a small
+neural network (one or two ``tanh`` layers, a logistic output) fitted on the outcomes of many
+played games by :mod:`deathangel.analysis.valuefit`. A search reads it where it cuts a
+rollout short.
 
 Only what any seat sees counts (:func:`features` reads no hidden pile's contents, only their
 sizes): the same value for the real table and for any deal of it a search imagines.
@@ -104,6 +105,12 @@ def features(state: GameState, table: CardTable) -> dict[str, float]:
     }
     if state.location is not None:
         out["at " + table.locations[state.location].name] = 1.0
+    # Who stands, by name: the marines are not alike (their teams' action cards and their own
+    # abilities differ), and a count of them cannot say which are left. A model that does not
+    # name these features reads them as absent, so older models value every position as
+    # before.
+    for pos in formation:
+        out["marine " + pos.marine.name] = 1.0
     return out
 
 

@@ -15,7 +15,6 @@ import pytest
 
 from deathangel.analysis.valuefit import Positions, fit, score
 from deathangel.engine.game import Game, GameConfig
-from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
 from deathangel.players.search.model import Layer, ValueModel, ValueModelError, features
 
@@ -120,6 +119,25 @@ def test_features_see_only_what_the_table_shows() -> None:
             assert features(st, game.table)["tokens"] > before["tokens"]
 
 
+def test_features_name_the_marines_standing_and_no_others() -> None:
+    """A solo game's start: its three teams' six marines, each named once with 1, and no
+    marine of the three teams left out; a marine taken from the formation (as one slain
+    is) is no longer named, and the others still are."""
+    game = Game(GameConfig(1, seed=4))
+    st = game.state
+    names = {p.marine.name for p in st.formation}
+    assert len(names) == 6
+    named = {
+        k[len("marine ") :]: v
+        for k, v in features(st, game.table).items()
+        if k.startswith("marine ")
+    }
+    assert named == dict.fromkeys(names, 1.0)
+    gone = st.formation.pop(2).marine.name
+    after = {k for k in features(st, game.table) if k.startswith("marine ")}
+    assert after == {f"marine {n}" for n in names - {gone}}
+
+
 def test_a_fit_learns_what_separates_wins() -> None:
     """Synthetic positions: games are won when 'standing' is high. The fitted model ranks a
     high 'standing' far above a low one, and beats the base rate on log-loss."""
@@ -194,10 +212,55 @@ def test_a_start_the_games_cannot_improve_comes_back_unchanged() -> None:
     assert fit(positions, hidden=(), epochs=5) != even  # the same fit from random weights
 
 
-def test_a_start_lacking_the_positions_features_is_one_line() -> None:
-    positions = Positions(({"standing": 0.5, "tokens": 2.0},), (True,), (0,), (0.5,))
-    with pytest.raises(DeathAngelError, match="the starting model lacks: tokens"):
-        fit(positions, start=_logistic(0.0, 1.0))
+def _flagged(games: int, seed: int) -> Positions:
+    """``_sloped``'s games with a new feature ``flag`` (0 or 1) worth 2 in log-odds: the
+    truth is ``(standing - 0.5) / 0.25 + 2 * flag - 1``."""
+    rng = random.Random(seed)
+    rows, won = [], []
+    for _ in range(games):
+        s, flag = rng.random(), float(rng.random() < 0.5)
+        rows.append({"standing": s, "noise": rng.random(), "flag": flag})
+        won.append(rng.random() < 1 / (1 + math.exp(-((s - 0.5) / 0.25 + 2 * flag - 1))))
+    return Positions(tuple(rows), tuple(won), tuple(range(games)), tuple([0.5] * games))
+
+
+def test_a_feature_the_start_lacks_joins_it_and_is_learned() -> None:
+    """Positions with a feature added since the start was fitted (``flag``, worth 2 in
+    log-odds): the fit keeps the start's features, scaling and order, adds ``flag`` after
+    them, and learns it: on other games it beats the start and comes close to the truth."""
+    start = _logistic(0.0, 1.0)
+    model = fit(_flagged(3000, 1), start=start, epochs=40, learning_rate=0.05)
+    assert model.names == ("noise", "standing", "flag")
+    assert model.centre[:2] == start.centre and model.scale[:2] == start.scale
+    test = _flagged(3000, 2)
+    loss_start = score([start.chance(r) for r in test.rows], test.won).log_loss
+    loss_fit = score([model.chance(r) for r in test.rows], test.won).log_loss
+    truth = [
+        1 / (1 + math.exp(-((r["standing"] - 0.5) / 0.25 + 2 * r["flag"] - 1))) for r in test.rows
+    ]
+    loss_truth = score(truth, test.won).log_loss
+    assert loss_fit < loss_start - 0.06  # 0.613 against 0.522: most of what there is to gain
+    assert loss_fit < loss_truth + 0.01
+    high = model.chance({"standing": 0.5, "noise": 0.5, "flag": 1.0})
+    low = model.chance({"standing": 0.5, "noise": 0.5, "flag": 0.0})
+    assert high > 0.6 and low < 0.4  # the truth: 73% and 27%
+
+
+def test_a_new_feature_the_games_cannot_use_leaves_the_start_as_it_was() -> None:
+    """Every position won once and lost once: the start (50% everywhere) comes back with
+    the new feature weighted 0, so it values every position exactly as before."""
+    rng = random.Random(7)
+    rows, won, game = [], [], []
+    for g in range(300):
+        row = {"standing": rng.random(), "noise": rng.random(), "flag": float(g % 2)}
+        rows += [row, row]
+        won += [True, False]
+        game += [g, g]
+    even = _logistic(0.0, 0.0)
+    model = fit(Positions(tuple(rows), tuple(won), tuple(game), (0.5,) * 600), start=even)
+    assert model.names == ("noise", "standing", "flag")
+    assert model.layers[0].weights == ((0.0, 0.0, 0.0),)
+    assert all(model.chance(r) == even.chance(r) for r in rows)
 
 
 @pytest.mark.parametrize(
