@@ -16,6 +16,7 @@ extra; playing the games needs nothing more than the engine.
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import itertools
 import math
@@ -137,6 +138,7 @@ def fit(
     seed: int = 0,
     about: str = "",
     start: ValueModel | None = None,
+    exclude: Sequence[str] = (),
 ) -> ValueModel:
     """Fit a model to ``train``'s positions (``hidden=()``: a logistic regression).
 
@@ -150,10 +152,19 @@ def fit(
     Features the positions have and the start lacks (a feature added since it was fitted)
     join it as new inputs, scaled by the positions and weighted 0: the start's value of
     every position is unchanged until the games teach those weights.
+
+    ``exclude``: shell patterns (``"marine *"``) of features to leave out, to measure what
+    they add; a start's own features cannot be left out.
     """
     np = _numpy()
     known = list(start.names) if start is not None else []
-    extra = sorted({k for row in train.rows for k in row} - set(known))
+    for pattern in exclude:
+        if clash := [k for k in known if fnmatch.fnmatchcase(k, pattern)]:
+            raise DeathAngelError(
+                f"cannot leave out {pattern!r}: the starting model reads {', '.join(clash)}"
+            )
+    seen = {k for row in train.rows for k in row} - set(known)
+    extra = sorted(k for k in seen if not any(fnmatch.fnmatchcase(k, p) for p in exclude))
     names = known + extra
     x = np.array([[row.get(k, 0.0) for k in names] for row in train.rows], dtype=float)
     y = np.array(train.won, dtype=float)

@@ -74,6 +74,15 @@ def fit_cli(
         Path | None,
         typer.Option("--holdout-positions", help="Judge on games stored by 'value play'."),
     ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--exclude",
+            metavar="PATTERN",
+            help="Leave out the features whose names match, e.g. 'marine *' (repeatable): "
+            "to measure what they add.",
+        ),
+    ] = None,
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
     from deathangel.analysis.valuefit import fit, play_positions
@@ -102,6 +111,7 @@ def fit_cli(
             if begun is not None
             else f"hidden layers {list(widths) or 'none'}"
         )
+        + (f", leaving out {', '.join(exclude)}" if exclude else "")
     )
     model = fit(
         train,
@@ -110,6 +120,7 @@ def fit_cli(
         learning_rate=learning_rate,
         about=about,
         start=begun,
+        exclude=exclude or (),
     )
     model.save(out)
     for line in comparison(test, model.chance, holdout_seed, holdout):

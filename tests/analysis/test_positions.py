@@ -248,6 +248,16 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     added = written["features"][len(shipped) :]
     assert added and all(name.startswith("marine ") for name in added)
     assert written["about"].endswith("starting from learned")
+    # ... and without the marines' names: none read, and said in the "about".
+    plain = tmp_path / "plain.json"
+    without = ["fit", "--out", str(plain), "--positions", str(train), "--start", "learned"]
+    result = cli(
+        *without, "--holdout-positions", str(held), "--epochs", "1", "--exclude", "marine *"
+    )
+    assert result.returncode == 0, result.stderr
+    written = json.loads(plain.read_text(encoding="utf-8"))
+    assert written["features"] == shipped
+    assert written["about"].endswith("starting from learned, leaving out marine *")
     missing = cli(*start[:-1], str(tmp_path / "none.json"), "--holdout-positions", str(held))
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
     assert "none.json: cannot read the value model" in missing.stderr

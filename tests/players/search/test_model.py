@@ -15,6 +15,7 @@ import pytest
 
 from deathangel.analysis.valuefit import Positions, fit, score
 from deathangel.engine.game import Game, GameConfig
+from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
 from deathangel.players.search.model import Layer, ValueModel, ValueModelError, features
 
@@ -261,6 +262,22 @@ def test_a_new_feature_the_games_cannot_use_leaves_the_start_as_it_was() -> None
     assert model.names == ("noise", "standing", "flag")
     assert model.layers[0].weights == ((0.0, 0.0, 0.0),)
     assert all(model.chance(r) == even.chance(r) for r in rows)
+
+
+def test_features_left_out_are_not_read_and_a_starts_own_cannot_be() -> None:
+    """``exclude`` leaves out what matches (here the feature that decides the games, so the
+    fit is no better than the start); a pattern matching a feature the start reads is one
+    line naming it."""
+    start = _logistic(0.0, 1.0)
+    train, test = _flagged(3000, 1), _flagged(3000, 2)
+    model = fit(train, start=start, epochs=20, learning_rate=0.05, exclude=("fl*",))
+    assert model.names == start.names
+    loss_start = score([start.chance(r) for r in test.rows], test.won).log_loss
+    loss_fit = score([model.chance(r) for r in test.rows], test.won).log_loss
+    assert loss_fit > loss_start - 0.02
+    assert fit(train, hidden=(), epochs=2, exclude=("flag", "noise")).names == ("standing",)
+    with pytest.raises(DeathAngelError, match=r"cannot leave out 'stand\*'.*reads standing$"):
+        fit(train, start=start, exclude=("stand*",))
 
 
 @pytest.mark.parametrize(
