@@ -164,6 +164,9 @@ def fit(
                 f"cannot leave out {pattern!r}: the starting model reads {', '.join(clash)}"
             )
     seen = {k for row in train.rows for k in row} - set(known)
+    for pattern in exclude:
+        if not any(fnmatch.fnmatchcase(k, pattern) for k in seen):
+            raise DeathAngelError(f"cannot leave out {pattern!r}: no feature of the games matches")
     extra = sorted(k for k in seen if not any(fnmatch.fnmatchcase(k, p) for p in exclude))
     names = known + extra
     x = np.array([[row.get(k, 0.0) for k in names] for row in train.rows], dtype=float)

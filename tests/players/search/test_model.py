@@ -278,6 +278,8 @@ def test_features_left_out_are_not_read_and_a_starts_own_cannot_be() -> None:
     assert fit(train, hidden=(), epochs=2, exclude=("flag", "noise")).names == ("standing",)
     with pytest.raises(DeathAngelError, match=r"cannot leave out 'stand\*'.*reads standing$"):
         fit(train, start=start, exclude=("stand*",))
+    with pytest.raises(DeathAngelError, match=r"cannot leave out 'flags': no feature of the"):
+        fit(train, start=start, exclude=("flags",))  # a typo would otherwise leave out nothing
 
 
 @pytest.mark.parametrize(
