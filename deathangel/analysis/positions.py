@@ -13,6 +13,12 @@ Game ``i`` has seed ``seed + i`` and, with several player counts, ``players[i % 
 its bots are seeded from the file's bot key, so a game is the same whether it was played
 first, last, in one process or on a worker, and the file's positions are exactly those
 :func:`~deathangel.analysis.valuefit.play_positions` gives for the same arguments.
+
+Each game's decisions are stored beside its positions (format 2): the engine replays a game
+from its seed and decisions in milliseconds, exactly, so :func:`replayed` reads the positions
+again with today's :func:`~deathangel.players.search.model.features` — a feature added later
+is there for games played before it, without playing a search's games again. (A format-1
+file, made before, has the features as they were then.)
 """
 
 from __future__ import annotations
@@ -31,15 +37,19 @@ from attrs import frozen
 
 from deathangel.analysis.simulate import play_out, spec_bots
 from deathangel.analysis.workers import DaskCluster, new_pool, stop_pool
+from deathangel.engine.decisions import Option
 from deathangel.engine.game import Game, GameConfig
-from deathangel.errors import DeathAngelError
+from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.players.base import uses_forward_model
 from deathangel.players.search.model import features
 from deathangel.players.search.value import position_value
 from deathangel.plugins.strategies import Strategy, parse_spec, strategies
 
-FORMAT = 1
-"""The positions file's format version (``meta.format``)."""
+FORMAT = 2
+"""The format version new positions files are made with (``meta.format``): 2 stores each
+game's decisions."""
+READABLE = (1, 2)
+"""The format versions this version opens (1: no decisions; it is extended as it is)."""
 
 Progress = Callable[[int, int], None]
 
@@ -58,6 +68,9 @@ class GamePositions:
     won: bool
     rows: tuple[dict[str, float], ...]
     baseline: tuple[float, ...]
+    decisions: tuple[tuple[str | int, ...], ...] | None = None
+    """Every decision of the game as its option's code, in order (``None``: not stored, a
+    format-1 file): with the seed, enough to play the game again."""
 
 
 @frozen
@@ -98,20 +111,57 @@ def play_game_positions(
     bots = spec_bots([spec] * seats, seed + index, found or strategies(), bot_key)
     forward = any(uses_forward_model(b) for b in bots)
     game = Game(GameConfig(seats, seed=seed + index), checkpoints=False, forward=forward)
-    rows: list[dict[str, float]] = []
-    baseline: list[float] = []
-    last_round = [-1]
-
-    def keep(game: Game) -> None:
-        st = game.state
-        if st.round != last_round[0] and st.phase == "choose_actions":
-            last_round[0] = st.round
-            rows.append(features(st, game.table))
-            baseline.append(position_value(st, game.table))
-
-    result = play_out(game, bots, watch=keep)
+    starts = _RoundStarts()
+    result = play_out(game, bots, watch=starts.keep)
     won = result.outcome == "victory"
-    return GamePositions(index, seats, won, tuple(rows), tuple(baseline))
+    decisions = tuple(tuple(o.code()) for o in game.history)
+    return GamePositions(index, seats, won, tuple(starts.rows), tuple(starts.baseline), decisions)
+
+
+class _RoundStarts:
+    """The round starts of one game as it is played (or played again): shown each decision
+    before it is answered, it keeps the first decision of each round's Choose Actions."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, float]] = []
+        self.baseline: list[float] = []
+        self.last_round = -1
+
+    def keep(self, game: Game) -> None:
+        st = game.state
+        if st.round != self.last_round and st.phase == "choose_actions":
+            self.last_round = st.round
+            self.rows.append(features(st, game.table))
+            self.baseline.append(position_value(st, game.table))
+
+
+def replayed(game: GamePositions, seed: int) -> GamePositions:
+    """``game`` played again from its seed (``seed + game.index``) and stored decisions, its
+    positions read with today's features; as stored where no decisions were (format 1).
+
+    :raises PositionsError: when the decisions do not play out to the stored game (an
+        illegal one, or not the same end): a file made by another engine, or corrupt.
+    """
+    if game.decisions is None:
+        return game
+    replay = Game(GameConfig(game.seats, seed=seed + game.index), checkpoints=False)
+    starts = _RoundStarts()
+    try:
+        for code in game.decisions:
+            starts.keep(replay)
+            replay.apply(Option.from_code(code))
+    except (IllegalChoiceError, ValueError) as exc:
+        raise PositionsError(f"game {game.index}'s decisions do not replay: {exc}") from None
+    if replay.decision is not None or (replay.outcome == "victory") != game.won:
+        raise PositionsError(f"game {game.index}'s decisions do not replay to its end")
+    return GamePositions(
+        game.index,
+        game.seats,
+        game.won,
+        tuple(starts.rows),
+        tuple(starts.baseline),
+        game.decisions,
+    )
 
 
 def _play_task(args: tuple[int, int, tuple[int, ...], str, str]) -> GamePositions:
@@ -122,10 +172,14 @@ def _play_task(args: tuple[int, int, tuple[int, ...], str, str]) -> GamePosition
 class PositionStore:
     """An open positions file. Use :meth:`open`; close it (or use ``with``)."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, config: PositionsConfig) -> None:
+    def __init__(
+        self, path: Path, conn: sqlite3.Connection, config: PositionsConfig, version: int = FORMAT
+    ) -> None:
         self.path = path
         self.conn = conn
         self.config = config
+        self.format = version
+        """The file's format: a format-1 file stores no decisions, and goes on without."""
 
     @classmethod
     def open(cls, path: str | Path, config: PositionsConfig | None = None) -> PositionStore:
@@ -144,14 +198,14 @@ class PositionStore:
                 conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.execute(
                     "CREATE TABLE games (game INTEGER PRIMARY KEY, seats INTEGER NOT NULL, "
-                    "won INTEGER NOT NULL, positions TEXT NOT NULL)"
+                    "won INTEGER NOT NULL, positions TEXT NOT NULL, decisions TEXT NOT NULL)"
                 )
                 conn.executemany(
                     "INSERT INTO meta VALUES (?, ?)",
                     [("format", str(FORMAT)), ("config", json.dumps(config.to_dict()))],
                 )
             return cls(path, conn, config)
-        stored = _read_config(path)
+        stored, version = _read_config(path)
         if config is not None:
             mine, theirs = config.to_dict(), stored.to_dict()
             differ = [k for k in mine if k != "games" and mine[k] != theirs[k]]
@@ -170,7 +224,7 @@ class PositionStore:
                     "UPDATE meta SET value = ? WHERE key = 'config'",
                     (json.dumps(config.to_dict()),),
                 )
-        return cls(path, conn, stored)
+        return cls(path, conn, stored, version)
 
     def __enter__(self) -> PositionStore:
         return self
@@ -188,27 +242,37 @@ class PositionStore:
     def add(self, game: GamePositions) -> None:
         """Store one game, in one transaction (all of it or none)."""
         data = [{"features": r, "value": v} for r, v in zip(game.rows, game.baseline, strict=True)]
+        row: tuple[Any, ...] = (game.index, game.seats, int(game.won), json.dumps(data))
+        if self.format >= 2:
+            row += (json.dumps([list(c) for c in game.decisions or ()]),)
         with self.conn:
-            self.conn.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?)",
-                (game.index, game.seats, int(game.won), json.dumps(data)),
-            )
+            self.conn.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
 
     def games(self, limit: int | None = None) -> list[GamePositions]:
         """The stored games in order of index (those below ``limit`` only, if given)."""
         top = self.config.games if limit is None else limit
         out = []
-        for index, seats, won, text in self.conn.execute(
-            "SELECT game, seats, won, positions FROM games WHERE game < ? ORDER BY game", (top,)
+        moves = "decisions" if self.format >= 2 else "NULL"
+        for index, seats, won, text, played in self.conn.execute(
+            f"SELECT game, seats, won, positions, {moves} FROM games WHERE game < ? ORDER BY game",
+            (top,),
         ):
             try:
                 data = json.loads(text)
                 rows = tuple({str(k): float(v) for k, v in p["features"].items()} for p in data)
                 baseline = tuple(float(p["value"]) for p in data)
+                decisions = None if played is None else _codes(json.loads(played))
             except (ValueError, TypeError, KeyError, AttributeError):
                 raise PositionsError(f"{self.path}: game {index}'s positions are corrupt") from None
-            out.append(GamePositions(index, seats, bool(won), rows, baseline))
+            out.append(GamePositions(index, seats, bool(won), rows, baseline, decisions))
         return out
+
+
+def _codes(data: Any) -> tuple[tuple[str | int, ...], ...]:
+    """Stored decisions as option codes (``TypeError`` for anything else: corrupt)."""
+    if not isinstance(data, list) or not all(isinstance(c, list) for c in data):
+        raise TypeError("decisions must be a list of lists")
+    return tuple(tuple(c) for c in data)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -220,21 +284,26 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _read_config(path: Path) -> PositionsConfig:
-    """The config a positions file was made with, or one line saying why it is not one."""
+def _read_config(path: Path) -> tuple[PositionsConfig, int]:
+    """The config a positions file was made with and its format, or one line saying why it
+    is not one."""
     try:
         with closing(sqlite3.connect(path, timeout=30)) as conn:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-            conn.execute("SELECT game, seats, won, positions FROM games LIMIT 1").fetchall()
+            readable = [str(f) for f in READABLE]
+            version = int(meta["format"]) if meta.get("format") in readable else 0
+            columns = "game, seats, won, positions" + (", decisions" if version >= 2 else "")
+            conn.execute(f"SELECT {columns} FROM games LIMIT 1").fetchall()
     except sqlite3.DatabaseError as exc:
         raise PositionsError(f"{path}: not a positions file ({exc})") from None
-    if meta.get("format") != str(FORMAT):
+    if not version:
         raise PositionsError(
-            f"{path}: positions format {meta.get('format')!r}, this version reads {FORMAT}"
+            f"{path}: positions format {meta.get('format')!r}, this version reads "
+            + " and ".join(readable)
         )
     try:
         raw = json.loads(meta["config"])
-        return PositionsConfig(
+        config = PositionsConfig(
             str(raw["strategy"]),
             tuple(int(p) for p in raw["players"]),
             int(raw["seed"]),
@@ -243,6 +312,7 @@ def _read_config(path: Path) -> PositionsConfig:
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise PositionsError(f"{path}: its config is corrupt ({exc!r})") from None
+    return config, version
 
 
 def play_into(

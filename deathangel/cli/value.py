@@ -217,12 +217,17 @@ def play_cli(
 
 def _stored(path: Path) -> tuple[Positions, tuple[int, int, str, str]]:
     """A positions file's games as positions, with (seed, games, strategy, players)."""
-    from deathangel.analysis.positions import PositionStore
+    from deathangel.analysis.positions import PositionStore, replayed
     from deathangel.analysis.valuefit import positions_of
 
     with PositionStore.open(path) as store:
         c = store.config
         played = store.games()
+    try:
+        # Played again from their decisions, to read them with this version's features.
+        played = [replayed(g, c.seed) for g in played]
+    except DeathAngelError as exc:
+        raise DeathAngelError(f"{path}: {exc}") from None
     if not played:
         raise DeathAngelError(f"{path}: no games stored yet (deathangel value play --db {path})")
     # The games from the first seed to the last one stored (a stopped run on workers may have

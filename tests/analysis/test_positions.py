@@ -18,10 +18,12 @@ import pytest
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.positions import (
+    GamePositions,
     PositionsConfig,
     PositionsError,
     PositionStore,
     play_into,
+    replayed,
 )
 from deathangel.analysis.valuefit import Positions, play_positions, positions_of
 from deathangel.players.search.model import ValueModel
@@ -180,11 +182,115 @@ def test_corrupt_files_are_one_line(tmp_path: Path) -> None:
     assert str(caught.value) == f"{path}: game 1's positions are corrupt"
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = '7' WHERE key = 'format'")
-    with pytest.raises(PositionsError, match="positions format '7', this version reads 1"):
+    with pytest.raises(PositionsError, match="positions format '7', this version reads 1 and 2"):
         PositionStore.open(path)
     result = cli("check", "learned", "--positions", str(junk))
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "not a positions file" in result.stderr
+
+
+def _strip_marines(path: Path) -> None:
+    """Take the marines' names out of every stored position, as a file made before that
+    feature was added would have them."""
+    with sqlite3.connect(path) as conn:
+        for game, text in conn.execute("SELECT game, positions FROM games").fetchall():
+            data = json.loads(text)
+            for p in data:
+                p["features"] = {
+                    k: v for k, v in p["features"].items() if not k.startswith("marine ")
+                }
+            conn.execute("UPDATE games SET positions = ? WHERE game = ?", (json.dumps(data), game))
+
+
+def test_stored_decisions_play_the_games_again_with_todays_features(tmp_path: Path) -> None:
+    """Each game's decisions are stored: played again from them, the games give back the
+    positions they were stored with (a search's game too, which was played with forward-model
+    records) — and a file whose positions lack a feature added since gets it back."""
+    path = tmp_path / "p.db"
+    config = PositionsConfig("rules", (1, 2), SEED, 4, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as s:
+        play_into(s)
+        games = s.games()
+    assert all(g.decisions for g in games)
+    assert [replayed(g, SEED) for g in games] == games
+    searched = tmp_path / "mcts.db"
+    with PositionStore.open(searched, PositionsConfig(SLOW, (1,), SEED, 1, TEST_BOT_KEY)) as s:
+        play_into(s)
+        [game] = s.games()
+    assert replayed(game, SEED) == game
+    _strip_marines(path)
+    with PositionStore.open(path) as s:
+        stripped = s.games()
+    assert not any(k.startswith("marine ") for g in stripped for r in g.rows for k in r)
+    assert [replayed(g, SEED) for g in stripped] == games
+    # ... which is what ``value fit --positions`` reads: a fit from a start that lacks the
+    # marines' names takes them as new features.
+    held = tmp_path / "held.db"
+    with PositionStore.open(held, PositionsConfig("rules", (1,), SEED + 100, 2, TEST_BOT_KEY)) as s:
+        play_into(s)
+    out = tmp_path / "m.json"
+    result = cli(
+        *("fit", "--out", str(out), "--positions", str(path), "--start", "learned"),
+        *("--holdout-positions", str(held), "--epochs", "1"),
+    )
+    assert result.returncode == 0, result.stderr
+    names = json.loads(out.read_text(encoding="utf-8"))["features"]
+    assert any(n.startswith("marine ") for n in names)
+
+
+def test_decisions_that_do_not_replay_are_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)) as s:
+        play_into(s)
+        first = s.games()[1]
+    assert first.decisions is not None
+    cut = [list(c) for c in first.decisions[:-1]]  # the game's last decision lost
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET decisions = ? WHERE game = 1", (json.dumps(cut),))
+    with PositionStore.open(path) as s, pytest.raises(PositionsError) as caught:
+        replayed(s.games()[1], SEED)
+    assert str(caught.value) == "game 1's decisions do not replay to its end"
+    wrong = [["card", "No Such Card"], *cut]  # an illegal first choice
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET decisions = ? WHERE game = 1", (json.dumps(wrong),))
+    result = cli("check", "learned", "--positions", str(path))
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert f"{path}: game 1's decisions do not replay: " in result.stderr
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET decisions = '{\"no\": 1}' WHERE game = 1")
+    with PositionStore.open(path) as s, pytest.raises(PositionsError, match="game 1's posi"):
+        s.games()
+
+
+def test_a_format_1_file_is_read_and_extended_without_decisions(tmp_path: Path) -> None:
+    """A file made before decisions were stored: its games read as stored, and a run that
+    extends it stores its new games the same way (one file, one format)."""
+    path = tmp_path / "old.db"
+    with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)) as s:
+        play_into(s)
+        new = s.games()
+    _strip_marines(path)
+    with sqlite3.connect(path) as conn:  # the format-1 layout: no decisions column
+        conn.execute(
+            "CREATE TABLE old (game INTEGER PRIMARY KEY, seats INTEGER NOT NULL, "
+            "won INTEGER NOT NULL, positions TEXT NOT NULL)"
+        )
+        conn.execute("INSERT INTO old SELECT game, seats, won, positions FROM games")
+        conn.execute("DROP TABLE games")
+        conn.execute("ALTER TABLE old RENAME TO games")
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'format'")
+    with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 3, TEST_BOT_KEY)) as s:
+        assert s.format == 1
+        assert play_into(s) == 1
+        games = s.games()
+    assert [g.decisions for g in games] == [None, None, None]
+    assert [replayed(g, SEED) for g in games] == games  # nothing to play again: as stored
+    assert [g.rows for g in games[:2]] != [g.rows for g in new]  # the features of then
+
+    def marines(g: GamePositions) -> bool:
+        return any(k.startswith("marine ") for r in g.rows for k in r)
+
+    assert [marines(g) for g in games] == [False, False, True]  # the new game: today's
 
 
 def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path) -> None:
