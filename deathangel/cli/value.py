@@ -20,6 +20,7 @@ from deathangel.cli.pace import progress_reporter
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
+    from deathangel.analysis.positions import GamePositions
     from deathangel.analysis.valuefit import Positions, Scores
 
 value_app = typer.Typer(
@@ -94,15 +95,19 @@ def fit_cli(
     begun = ValueModel.load(start) if start is not None else None
     counts = _counts(players)
     if positions is not None:
-        train, (seed, games, strategy, players) = _stored(positions)
+        read_train, (seed, games, strategy, players) = _stored(positions)
     if holdout_positions is not None:
-        test, (holdout_seed, holdout, _, _) = _stored(holdout_positions)
+        read_test, (holdout_seed, holdout, _, _) = _stored(holdout_positions)
     if not (holdout_seed >= seed + games or holdout_seed + holdout <= seed):
         raise DeathAngelError("the held-out games' seeds overlap the training games' seeds")
     if positions is None:
         train = _play(play_positions, games, seed, counts, strategy, "training games")
+    else:
+        train = read_train()
     if holdout_positions is None:
         test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
+    else:
+        test = read_test()
     about = (
         f"fitted on the round starts of {games} games of {strategy!r} for {players} player(s) "
         f"(seeds {seed}..{seed + games - 1}), "
@@ -146,7 +151,8 @@ def check_cli(
 
     loaded = ValueModel.load(model)
     if positions is not None:
-        test, (seed, games, _, _) = _stored(positions)
+        read, (seed, games, _, _) = _stored(positions)
+        test = read()
     else:
         test = _play(play_positions, games, seed, _counts(players), strategy, "games")
     for line in comparison(test, loaded.chance, seed, games):
@@ -215,19 +221,15 @@ def play_cli(
     )
 
 
-def _stored(path: Path) -> tuple[Positions, tuple[int, int, str, str]]:
-    """A positions file's games as positions, with (seed, games, strategy, players)."""
-    from deathangel.analysis.positions import PositionStore, replayed
+def _stored(path: Path) -> tuple[Callable[[], Positions], tuple[int, int, str, str]]:
+    """A positions file's games, to read (``read()``: as positions), with (seed, games,
+    strategy, players) at once: the settings are checked before the games are read."""
+    from deathangel.analysis.positions import PositionStore
     from deathangel.analysis.valuefit import positions_of
 
     with PositionStore.open(path) as store:
         c = store.config
         played = store.games()
-    try:
-        # Played again from their decisions, to read them with this version's features.
-        played = [replayed(g, c.seed) for g in played]
-    except DeathAngelError as exc:
-        raise DeathAngelError(f"{path}: {exc}") from None
     if not played:
         raise DeathAngelError(f"{path}: no games stored yet (deathangel value play --db {path})")
     # The games from the first seed to the last one stored (a stopped run on workers may have
@@ -236,7 +238,32 @@ def _stored(path: Path) -> tuple[Positions, tuple[int, int, str, str]]:
     if len(played) < span:
         typer.echo(f"{path}: {len(played)} of the first {span} games stored; using those", err=True)
     players = ",".join(str(p) for p in c.players)
-    return positions_of(played, c.seed), (c.seed, span, c.strategy, players)
+
+    def read() -> Positions:
+        return positions_of(_read_again(path, played, c.seed), c.seed)
+
+    return read, (c.seed, span, c.strategy, players)
+
+
+def _read_again(path: Path, played: list[GamePositions], seed: int) -> list[GamePositions]:
+    """Stored games played again from their decisions, to read them with this version's
+    features (the engine alone: some milliseconds a game, a minute for twenty thousand); a
+    format-1 file's as they are."""
+    from deathangel.analysis.positions import replayed
+
+    if played[0].decisions is None:
+        return played
+    typer.echo(f"reading {len(played)} games of {path} (played again)", err=True)
+    again: list[GamePositions] = []
+    with progress_reporter(False) as show:
+        progress = _paced(show)
+        try:
+            for g in played:
+                again.append(replayed(g, seed))
+                progress(len(again), len(played))
+        except DeathAngelError as exc:
+            raise DeathAngelError(f"{path}: {exc}") from None
+    return again
 
 
 def comparison(test: Positions, chance: Any, seed: int, games: int) -> list[str]:
