@@ -61,8 +61,9 @@ def golden_games() -> list[Any]:
     found = strategies()
     for spec, seats, seeds in (
         ("rules", (1, 2, 4), range(3)),
-        # horizon=1: the engine was pinned with mcts's old default; the default moved to 2
-        ("mcts:iterations=6,horizon=1", (1,), [5]),
+        # horizon=1 and value=progress: the engine was pinned with mcts's old defaults; the
+        # default moved to horizon 2, and solo to the self-play value
+        ("mcts:iterations=6,horizon=1,value=progress", (1,), [5]),
     ):
         for players in seats:
             for seed in seeds:

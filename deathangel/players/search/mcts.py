@@ -594,7 +594,7 @@ def mcts(
     confidence: float = CONFIDENCE,
     policy: str = "default",
     rollout: str = "",
-    value: str = "progress",
+    value: str = "auto",
     final_horizon: int = -1,
     standing: float = DEFAULT_WEIGHTS.standing,
     extend: int = 0,
@@ -615,12 +615,13 @@ def mcts(
     :param confidence: standard errors of the paired gain it must also clear
     :param policy: own choices kept unless beaten: greedy, or a rule set (name or file)
     :param rollout: policy that plays the rollouts, if not the same (greedy or a rule set)
-    :param value: what a rollout cut short is worth: progress (hand-made), or a value model
-        (a shipped one's name, or a JSON file from 'deathangel value fit')
+    :param value: what a rollout cut short is worth: progress (hand-made), a value model
+        (a shipped one's name, or a JSON file from 'deathangel value fit'), or auto: the
+        one held-out tests chose for the number of seats (self-play solo, else progress)
     :param final_horizon: horizon of a search at the final location; 0: to the end; -1: as
         horizon
     :param standing: the progress value's log-odds per marine standing (higher: keep marines
-        at the price of progress); not used with a value model
+        at the price of progress); not used where a value model values
     :param extend: rollouts a close call may add after the budget (the policy's choice and
         its best rival, until the paired test decides); 0: none
     :param joint: action cards searched together: this team's and the seat's next teams' in
@@ -629,6 +630,7 @@ def mcts(
     if standing < 0:
         raise ValueError(f"standing must be 0 or more, not {standing}")
     own = policy_named(policy)
+    weights = evolve(DEFAULT_WEIGHTS, standing=standing)
     return MctsPlayer(
         seed,
         iterations,
@@ -640,8 +642,8 @@ def mcts(
         confidence,
         policy=own,
         rollout=policy_named(rollout) if rollout else own,
-        weights=evolve(DEFAULT_WEIGHTS, standing=standing),
-        value=value_named(value),
+        weights=weights,
+        value=auto_value(weights) if value == "auto" else value_named(value),
         final_horizon=final_horizon,
         extend=extend,
         joint=joint,
@@ -662,6 +664,29 @@ def value_named(name: str) -> PositionValue | None:
         return ValueModel.load(name).value
     except ValueModelError as exc:
         raise ValueError(f"value: {exc}") from None
+
+
+AUTO_VALUES: dict[int, str] = {1: "self-play"}
+"""What ``value=auto`` (the fast default's value) searches with, by number of seats: the
+shipped model a held-out test chose over the hand-made progress value at that count
+(docs/strategies.md, "A learned value"); every other count searches with ``progress``."""
+
+
+def auto_value(weights: ValueWeights) -> PositionValue:
+    """The value :data:`AUTO_VALUES` names for the game's number of seats, else the progress
+    value with ``weights``: each position is valued exactly as by the value named for its
+    count (a game's seats never change, so a search uses one value throughout)."""
+    progress = partial(_progress_value, weights=weights)
+    chosen: dict[int, PositionValue] = {}
+    for seats, name in AUTO_VALUES.items():
+        named = value_named(name)
+        if named is not None:
+            chosen[seats] = named
+
+    def value(state: GameState, table: CardTable) -> float:
+        return chosen.get(len(state.seats), progress)(state, table)
+
+    return value
 
 
 STRONG_ITERATIONS = 400

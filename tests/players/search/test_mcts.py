@@ -12,7 +12,6 @@ import random
 import subprocess
 import sys
 from fractions import Fraction
-from functools import partial
 
 import pytest
 from support import build_state, table
@@ -318,7 +317,30 @@ def test_the_default_rolls_out_two_rounds() -> None:
     # The default the held-out comparison chose (docs/strategies.md): horizon 2, 150 rollouts.
     player = parse_spec("mcts").make(1)
     assert (player.iterations, player.horizon) == (150, 2)
-    assert isinstance(player.value, partial)  # the hand-made progress value
+
+
+@pytest.mark.parametrize(("players", "named"), [(1, "self-play"), (2, "progress")])
+def test_the_default_value_is_the_one_chosen_for_the_number_of_seats(
+    players: int, named: str
+) -> None:
+    """The fast default's value: the self-play model solo (its held-out test), the hand-made
+    progress value at 2 players. The same values of a position, and the same search, value
+    for value, as the value named."""
+    game = Game(GameConfig(players, seed=11), checkpoints=False)
+    greedy_until(game, 2)
+    decision = game.decision
+    assert decision is not None
+    default = parse_spec("mcts:iterations=24").make(3)
+    explicit = parse_spec(f"mcts:iterations=24,value={named}").make(3)
+    state, cards = game.state, game.table
+    assert default.value(state, cards) == explicit.value(state, cards)
+    if named == "progress":
+        assert default.value(state, cards) == position_value(state, cards)
+    else:
+        assert default.value(state, cards) == ValueModel.load(named).value(state, cards)
+    observation = game.observation(decision.seat)
+    assert default.choose(observation, decision) == explicit.choose(observation, decision)
+    assert default.last_values == explicit.last_values
 
 
 def test_the_strong_preset_is_listed_with_its_own_defaults_and_takes_overrides() -> None:
@@ -505,14 +527,17 @@ def test_final_horizon_is_passed_and_checked() -> None:
 def test_standing_weighs_the_marines_in_the_progress_value() -> None:
     t = table()
     state = solo(BLIPS, location_deck=LOCATIONS)  # two marines standing, nothing engaged
-    shipped = parse_spec("mcts").make(1)
+    shipped = parse_spec("mcts:value=progress").make(1)
     assert shipped.weights == ValueWeights()  # the default changes nothing
-    keen = parse_spec("mcts:standing=1.5").make(1)
+    keen = parse_spec("mcts:standing=1.5,value=progress").make(1)
     assert keen.weights.standing == 1.5
     # Solo-scaled: two of two marines count as six, so the log-odds rise by 6 x (1.5 - 0.654).
     logit = math.log(keen.value(state, t) / (1 - keen.value(state, t)))
     base = math.log(shipped.value(state, t) / (1 - shipped.value(state, t)))
     assert logit - base == pytest.approx(6 * (1.5 - 0.654))
+    # Where a model values (the default's solo value), ``standing`` changes nothing.
+    auto, auto_keen = parse_spec("mcts").make(1), parse_spec("mcts:standing=1.5").make(1)
+    assert auto_keen.value(state, t) == auto.value(state, t) != shipped.value(state, t)
     with pytest.raises(StrategySpecError, match="standing must be 0 or more"):
         parse_spec("mcts:standing=-1").make(1)
 
