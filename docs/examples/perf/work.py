@@ -78,9 +78,17 @@ elif kind in ("mcts", "mcts1"):
 
     pool = [o for o in b.observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
     picks = []
+    # The hand-made progress value, which every engine this is run against searched with by
+    # default (the solo default became the self-play model later; older ``mcts`` have no
+    # ``value`` to name): the same work whatever the engine.
+    try:
+        mcts(0, 1, value="progress")
+        extra = {"value": "progress"}
+    except TypeError:
+        extra = {}
     for i in range(n):
         obs = pool[i % len(pool)]
         seed = bot_seed(KEY, i, obs.seat)
-        p = mcts(seed, 60, horizon=1) if kind == "mcts1" else mcts(seed, 60)
+        p = mcts(seed, 60, horizon=1, **extra) if kind == "mcts1" else mcts(seed, 60, **extra)
         picks.append(p.choose(obs, obs.decision))
     print(kind, n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
