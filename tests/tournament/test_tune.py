@@ -113,6 +113,9 @@ def trials_in(db: Path) -> list[tuple[int, str, float | None]]:
     return [(int(n), str(s), v) for n, s, v in rows]
 
 
+FINISHED = ("COMPLETE", "PRUNED")
+
+
 def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path: Path) -> None:
     space = space_file(tmp_path)
     db = tmp_path / "s.db"
@@ -125,7 +128,9 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
     )
     try:
         deadline = time.monotonic() + 240
-        while sum(s == "COMPLETE" for _, s, _ in trials_in(db)) < 2:
+        # Finished either way: the bots' key is fresh each run, so a trial may be pruned
+        # (waiting for two complete ones let a study with one see its end first: flaky).
+        while sum(s in FINISHED for _, s, _ in trials_in(db)) < 2:
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the study never finished two trials"
             time.sleep(0.05)
@@ -134,14 +139,14 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
     finally:
         if proc.poll() is None:
             proc.kill()
-    before = {n: v for n, s, v in trials_in(db) if s == "COMPLETE"}
-    assert len(before) >= 2
+    before = {n: v for n, s, v in trials_in(db) if s in FINISHED}
+    assert 2 <= len(before) < 5
     resumed = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     after = trials_in(db)
     # Every trial finished before the kill is still there, with its value: none played again.
     assert {n: v for n, s, v in after if n in before} == before
-    assert sum(s in ("COMPLETE", "PRUNED") for _, s, _ in after) == 5
+    assert sum(s in FINISHED for _, s, _ in after) == 5
     assert "best: trial" in resumed.stdout
     # Not a terminal: plain progress lines on standard error, as each rung begins and as each
     # trial ends (with its value and interval).
