@@ -300,8 +300,23 @@ class Results:
                 f"{self.path} seeds its bots with another bot_key than the config names; "
                 "use the same config to resume, or another --db"
             )
+        if not self.config.defaults:
+            # Made before the strategies' defaults were recorded: resumed as it was then.
+            config = evolve(config, defaults=())
         if config.to_json() == self.config.to_json():
             return
+        stored, now = dict(self.config.defaults), dict(config.defaults)
+        for name in sorted(stored.keys() & now.keys()):
+            if stored[name] != now[name]:
+                was, new = json.loads(stored[name]), json.loads(now[name])
+                changed = sorted(k for k in was.keys() | new.keys() if was.get(k) != new.get(k))
+                key = changed[0]
+                raise OtherTournamentError(
+                    f"{self.path} was played when {name}'s {key} defaulted to "
+                    f"{was.get(key)!r}, now {new.get(key)!r}: resume it with the version that "
+                    "started it, or use another --db",
+                    ("defaults",),
+                )
         mine, theirs = self.config.to_dict(), config.to_dict()
         differ = [key for key in mine if mine[key] != theirs.get(key)]
         raise OtherTournamentError(

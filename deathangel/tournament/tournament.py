@@ -184,6 +184,30 @@ def file_digests(entries: Sequence[Entry], found: Mapping[str, Strategy]) -> dic
     return dict(sorted(digests.items()))
 
 
+def strategy_defaults(entries: Sequence[Entry], found: Mapping[str, Strategy]) -> dict[str, str]:
+    """Each strategy the entries use, with the defaults of its parameters (as JSON): part of
+    what the tournament is, so a resume by a version whose defaults differ (``mcts``'s value
+    became ``auto`` for solo games) is refused rather than mixing two bots under one name."""
+    out: dict[str, str] = {}
+    for entry in entries:
+        for spec in entry.seats:
+            params = found[spec.name].parameters
+            if params:
+                defaults = {p.name: _plain(p.default) for p in params}
+                out[spec.name] = json.dumps(defaults, sort_keys=True)
+    return dict(sorted(out.items()))
+
+
+def _plain(value: Any) -> Any:
+    """A default as JSON can hold it, the same in every process: a plugin's default of some
+    other type is recorded by its type's name (its text could hold a memory address)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    return type(value).__name__
+
+
 # -- the tournament ------------------------------------------------------------------------------
 
 
@@ -207,6 +231,9 @@ class TournamentConfig:
     worker with another version refuses to play rather than mix card sets."""
     variants: tuple[tuple[str, str], ...] = ()
     """Rule variants every game is played with, as (name, value)."""
+    defaults: tuple[tuple[str, str], ...] = ()
+    """Each strategy the entries use and its parameters' defaults (see
+    :func:`strategy_defaults`); empty in a database made before they were recorded."""
     bot_key: str = ""
     """The secret that seeds the bots (:mod:`deathangel.players.seeds`), 32 hex digits; empty
     until the results database gives it one (a new database draws it at random). Kept in the
@@ -256,6 +283,7 @@ class TournamentConfig:
             # Only when set: a base-game tournament's stored config reads as before.
             **({"with": [list(p) for p in self.expansions]} if self.expansions else {}),
             **({"variants": [list(v) for v in self.variants]} if self.variants else {}),
+            **({"defaults": dict(self.defaults)} if self.defaults else {}),
         }
 
     def to_json(self) -> str:
@@ -290,6 +318,7 @@ class TournamentConfig:
             files=tuple((str(k), str(v)) for k, v in data.get("files", {}).items()),
             expansions=tuple((str(n), str(v)) for n, v in data.get("with", [])),
             variants=tuple((str(n), str(v)) for n, v in data.get("variants", [])),
+            defaults=tuple((str(k), str(v)) for k, v in data.get("defaults", {}).items()),
         )
 
 
@@ -442,6 +471,7 @@ def build_config(
         except KeyError as exc:
             raise TournamentConfigError(f"{where}: [sprt] needs {exc.args[0]}") from None
     files = tuple(file_digests(entries, found).items())
+    defaults = tuple(strategy_defaults(entries, found).items())
     key = ""
     if data.get("bot_key") is not None:
         try:
@@ -461,6 +491,7 @@ def build_config(
         files,
         rules.plugins,
         rules.variants,
+        defaults=defaults,
         bot_key=key,
         facts=facts,
     )

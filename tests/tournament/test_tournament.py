@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from attrs import evolve
 from support import TEST_BOT_KEY
 from tourney_bots import FirstOption
 from tourney_rows import stored
@@ -445,6 +446,36 @@ def test_a_value_model_a_search_names_is_pinned_too(
         pytest.raises(ResultsError, match=r"holds a different tournament \(files differ\)"),
     ):
         results.check_same(config(entry=entries))
+
+
+def test_a_changed_default_refuses_resume_naming_the_parameter(tmp_path: Path) -> None:
+    """The strategies' defaults are recorded: a database played when ``mcts``'s value
+    defaulted to ``progress`` is not resumed by a version where it is ``auto`` (two bots
+    under one name). A database made before defaults were recorded resumes as before."""
+    first = config(entry=[{"strategy": "mcts"}, {"strategy": "random"}])
+    recorded = dict(first.defaults)
+    assert set(recorded) == {"mcts"}  # random has no parameters
+    assert json.loads(recorded["mcts"])["value"] == "auto"
+    assert json.loads(recorded["mcts"])["iterations"] == 150
+    older = {**json.loads(recorded["mcts"]), "value": "progress"}
+    then = evolve(first, defaults=(("mcts", json.dumps(older, sort_keys=True)),))
+    Results.create(tmp_path / "then.db", then).close()
+    with (
+        Results.open(tmp_path / "then.db") as results,
+        pytest.raises(ResultsError) as caught,
+    ):
+        results.check_same(first)
+    assert str(caught.value) == (
+        f"{tmp_path / 'then.db'} was played when mcts's value defaulted to 'progress', now "
+        "'auto': resume it with the version that started it, or use another --db"
+    )
+    Results.create(tmp_path / "before.db", evolve(first, defaults=())).close()
+    with Results.open(tmp_path / "before.db") as results:
+        results.check_same(first)  # nothing recorded, nothing to compare
+    Results.create(tmp_path / "now.db", first).close()
+    with Results.open(tmp_path / "now.db") as results:
+        results.check_same(first)
+        assert results.config.defaults == first.defaults  # stored and read back
 
 
 def test_the_stored_config_reads_back_equal() -> None:
