@@ -240,13 +240,18 @@ class PositionStore:
         return {row[0] for row in self.conn.execute("SELECT game FROM games")}
 
     def add(self, game: GamePositions) -> None:
-        """Store one game, in one transaction (all of it or none)."""
+        """Store one game, in one transaction (all of it or none). A game already stored is
+        left as it is: game ``i`` is the same game whoever plays it, so a second run on the
+        same file (a resume started before the first had stopped) only repeats work, and
+        must not stop with a duplicate key when the two finish the same game."""
         data = [{"features": r, "value": v} for r, v in zip(game.rows, game.baseline, strict=True)]
         row: tuple[Any, ...] = (game.index, game.seats, int(game.won), json.dumps(data))
         if self.format >= 2:
             row += (json.dumps([list(c) for c in game.decisions or ()]),)
         with self.conn:
-            self.conn.execute(f"INSERT INTO games VALUES ({', '.join('?' * len(row))})", row)
+            self.conn.execute(
+                f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * len(row))})", row
+            )
 
     def games(self, limit: int | None = None) -> list[GamePositions]:
         """The stored games in order of index (those below ``limit`` only, if given)."""

@@ -295,6 +295,22 @@ def test_a_format_1_file_is_read_and_extended_without_decisions(tmp_path: Path) 
     assert [marines(g) for g in games] == [False, False, True]  # the new game: today's
 
 
+def test_two_runs_on_one_file_store_each_game_once(tmp_path: Path) -> None:
+    """A resume started before the first run stopped: both may finish the same game. The
+    second store of it is the same game and is left out, rather than stopping the run with a
+    duplicate key (as it did, losing neither run's stored games but both runs)."""
+    path = tmp_path / "p.db"
+    config = PositionsConfig("rules", (1,), SEED, 3, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as first, PositionStore.open(path, config) as second:
+        assert play_into(first) == 3
+        assert play_into(second, games=3) == 0  # nothing left: it reads what is stored
+        again = first.games()[1]
+        second.add(again)  # as a run that had begun game 1 before the other stored it
+        assert second.games() == first.games()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+
+
 def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path) -> None:
     path = tmp_path / "slow.db"
     args = ["play", "--db", str(path), "-n", "400", "-s", str(SEED), "--strategy", SLOW]
