@@ -5,8 +5,10 @@
 Reads a tournament's stored facts (``deathangel tournament`` stores them unless
 ``--no-facts``): for each entry, the solo games that reached the final location, split by the
 marines standing as they arrived (the marines less those slain before, plus those rescued
-before), with how many of those games were won. Standard library only: it reads the database
-and its JSON, nothing is run.
+before), with how many of those games were won; then the same games split by which final
+location it was (the three ask different things: two Brood Lords slain, blip piles and
+formation cleared, or a launch rolled). Standard library only: it reads the database and its
+JSON, nothing is run.
 """
 
 from __future__ import annotations
@@ -34,21 +36,45 @@ def standing_on_arrival(facts: dict[str, Any]) -> int | None:
 
 def table(db: str, entries: list[str]) -> dict[str, dict[int, tuple[int, int]]]:
     """Entry → marines standing on arrival → (games, games won)."""
+    games: dict[str, Counter[int]] = {}
+    wins: dict[str, Counter[int]] = {}
+    for entry, won, facts in _arrivals(db, entries):
+        standing = standing_on_arrival(facts)
+        assert standing is not None  # _arrivals keeps only the games that arrived
+        games.setdefault(entry, Counter())[standing] += 1
+        wins.setdefault(entry, Counter())[standing] += won
+    return {
+        entry: {k: (n, wins[entry][k]) for k, n in sorted(counts.items())}
+        for entry, counts in games.items()
+    }
+
+
+def _arrivals(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, Any]]]:
+    """(entry, won, facts) of the solo games that reached the final location."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     rows = conn.execute(
         "SELECT g.entry, g.outcome, f.data FROM games g JOIN facts f ON f.game_id = g.id "
         "WHERE g.players = 1"
     ).fetchall()
-    games: dict[str, Counter[int]] = {}
-    wins: dict[str, Counter[int]] = {}
+    conn.close()
+    out = []
     for entry, outcome, data in rows:
         if entries and entry not in entries:
             continue
-        standing = standing_on_arrival(json.loads(data))
-        if standing is None:
-            continue
-        games.setdefault(entry, Counter())[standing] += 1
-        wins.setdefault(entry, Counter())[standing] += outcome == "victory"
+        facts = json.loads(data)
+        if standing_on_arrival(facts) is not None:
+            out.append((entry, outcome == "victory", facts))
+    return out
+
+
+def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
+    """Entry → final location reached → (games, games won)."""
+    games: dict[str, Counter[str]] = {}
+    wins: dict[str, Counter[str]] = {}
+    for entry, won, facts in _arrivals(db, entries):
+        final = str(facts["reached"][-1][0])
+        games.setdefault(entry, Counter())[final] += 1
+        wins.setdefault(entry, Counter())[final] += won
     return {
         entry: {k: (n, wins[entry][k]) for k, n in sorted(counts.items())}
         for entry, counts in games.items()
@@ -62,6 +88,12 @@ def main() -> None:
     for entry, rows in table(db, entries).items():
         for standing, (n, won) in rows.items():
             print(f"| `{entry}` | {standing} | {n} | {won} | {100 * won / n:.0f}% |")
+    print()
+    print("| entry | final location | games | won | win rate |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for entry, finals in by_final(db, entries).items():
+        for final, (n, won) in finals.items():
+            print(f"| `{entry}` | {final} | {n} | {won} | {100 * won / n:.0f}% |")
 
 
 if __name__ == "__main__":

@@ -58,3 +58,26 @@ def test_the_table_splits_games_by_marines_on_arrival(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     assert _script().table(str(db), []) == {"mcts": {5: (1, 1), 6: (2, 1)}}
+
+
+def test_the_games_that_arrived_split_by_final_location(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE games (id INTEGER, players INTEGER, entry TEXT, outcome TEXT)")
+    conn.execute("CREATE TABLE facts (game_id INTEGER, data TEXT)")
+    toxin = [*REACHED[:3], ["Toxin Pumping Station", 8]]
+    games = [
+        (1, 1, "mcts", "victory", _facts([], [])),
+        (2, 1, "mcts", "defeat", _facts([], [])),
+        (3, 1, "mcts", "defeat", _facts([], [], toxin)),
+        (4, 1, "mcts", "defeat", _facts([], [], REACHED[:2])),  # never arrived
+        (5, 2, "mcts", "victory", _facts([], [])),  # not solo
+    ]
+    for gid, players, entry, outcome, facts in games:
+        conn.execute("INSERT INTO games VALUES (?, ?, ?, ?)", (gid, players, entry, outcome))
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (gid, json.dumps(facts)))
+    conn.commit()
+    conn.close()
+    assert _script().by_final(str(db), []) == {
+        "mcts": {"Lair": (2, 1), "Toxin Pumping Station": (1, 0)}
+    }
