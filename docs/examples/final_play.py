@@ -1,0 +1,201 @@
+"""Play the final location again, from where stored games reached it, with other strategies.
+
+    python docs/examples/final_play.py POSITIONS.db RESULTS.db -e STRATEGY [-e STRATEGY ...]
+        [--games N] [--workers 2] [--bot-key HEX]
+
+Most solo games are decided at the final location (docs/strategies.md, "A learned value"),
+and a change that only plays it differently is measured badly by whole games: most of their
+cost and noise comes before it. This script starts each strategy at the same place: for each
+game of a positions file (``deathangel value play``, format 2, which keeps every decision)
+that reached the final location, the game is played again from its seed and decisions up to
+the first round start there, and each ``-e`` strategy plays it on to the end from that very
+state. The engine's dice come from the game's own seed and the bots' from ``--bot-key`` (by
+default the file's), so two strategies see the same deal and the same dice until their
+choices differ: the comparison is paired, arrival by arrival.
+
+With the file's own strategy and bot key a game plays out exactly as it was stored (its bots
+choose from what they see, whatever came before): that entry need not be played at all, and
+the stored outcome stands for it (``as played``). Each result is kept in ``RESULTS.db``
+(SQLite) as it comes, so a run stopped (Ctrl-C, a lost machine) goes on where it was.
+
+Printed: per entry, the arrivals won (95% Wilson interval); per two entries, the pairs only one
+of them won, the paired difference (Newcombe's interval) and McNemar's exact p.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from deathangel.analysis.positions import GamePositions, PositionStore
+from deathangel.analysis.simulate import play_out, spec_bots, wilson_interval
+from deathangel.engine.decisions import Option
+from deathangel.engine.game import Game, GameConfig
+from deathangel.plugins.strategies import parse_spec, strategies
+from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_difference
+
+AS_PLAYED = "as played"
+
+
+def arrival(game: GamePositions, seed: int) -> Game | None:
+    """``game`` played again from its seed and stored decisions up to the first decision
+    asked at a round start at the final location (``None``: it ended before)."""
+    if game.decisions is None:
+        raise SystemExit("error: the positions file keeps no decisions (format 1): play it again")
+    replay = Game(GameConfig(game.seats, seed=seed + game.index), checkpoints=False, forward=True)
+    for code in game.decisions:
+        st = replay.state
+        if st.location is not None and not st.location_deck and st.phase == "choose_actions":
+            return replay
+        replay.apply(Option.from_code(code))
+    return None
+
+
+def play_on(game: GamePositions, seed: int, entry: str, key: str) -> tuple[int, str, bool] | None:
+    """Whether ``entry`` wins ``game`` from its arrival at the final location (``None``: the
+    game never arrived)."""
+    replay = arrival(game, seed)
+    if replay is None:
+        return None
+    bots = spec_bots([parse_spec(entry)] * game.seats, seed + game.index, strategies(), key)
+    return game.index, entry, play_out(replay, bots).outcome == "victory"
+
+
+def _played(
+    tasks: list[tuple[GamePositions, str]], seed: int, key: str, workers: int
+) -> Iterator[tuple[GamePositions, str, tuple[int, str, bool] | None]]:
+    """Each task's outcome as it finishes: in this process with one worker, else on a pool
+    (whose workers import this script as the ``__main__`` it was run as)."""
+    if workers <= 1:
+        for g, e in tasks:
+            yield g, e, play_on(g, seed, e, key)
+        return
+    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(play_on, g, seed, e, key): (g, e) for g, e in tasks}
+        for future in cf.as_completed(futures):
+            g, e = futures[future]
+            yield g, e, future.result()
+
+
+def _results(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS results (game INTEGER NOT NULL, entry TEXT NOT NULL, "
+        "won INTEGER, PRIMARY KEY (game, entry))"
+    )
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    return conn
+
+
+def run(
+    positions: Path,
+    results: Path,
+    entries: Sequence[str],
+    games: int | None = None,
+    workers: int = 1,
+    bot_key: str | None = None,
+) -> dict[str, dict[int, bool]]:
+    """Play every entry on from every arrival not yet in ``results``; entry → game → won."""
+    store = PositionStore.open(positions)
+    config = store.config
+    stored = store.games(games)
+    store.close()
+    key = bot_key or config.bot_key
+    conn = _results(results)
+    with conn:
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('source', ?)", (str(positions),))
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('bot_key', ?)", (key,))
+    kept = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    if kept["bot_key"] != key:
+        raise SystemExit(f"error: {results} was played with bot key {kept['bot_key']}, not {key}")
+    done = {(g, e) for g, e in conn.execute("SELECT game, entry FROM results")}
+    own = key == config.bot_key
+    tasks = [
+        (g, e)
+        for g in stored
+        for e in entries
+        if (g.index, e) not in done and not (own and e in (AS_PLAYED, config.strategy))
+    ]
+    started = shown = time.perf_counter()
+    for n, (g, e, out) in enumerate(_played(tasks, config.seed, key, workers), 1):
+        with conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?)",
+                (g.index, e, None if out is None else int(out[2])),
+            )
+        now = time.perf_counter()
+        if now - shown >= 1 or n == len(tasks):
+            shown = now
+            print(f"\r{n}/{len(tasks)} played on, {now - started:.0f} s", end="", file=sys.stderr)
+    if tasks:
+        print(file=sys.stderr)
+    table: dict[str, dict[int, bool]] = {}
+    for g, e, won in conn.execute("SELECT game, entry, won FROM results"):
+        if won is not None and e in entries:
+            table.setdefault(e, {})[g] = bool(won)
+    conn.close()
+    if own:
+        # The file's strategy with its key plays each arrival on as it was played.
+        played = {g.index: g.won for g in stored if any(r.get("final") for r in g.rows)}
+        for e in entries:
+            if e in (AS_PLAYED, config.strategy):
+                table[e] = played
+    return table
+
+
+def report(table: dict[str, dict[int, bool]], entries: Sequence[str]) -> list[str]:
+    """The printed lines: each entry's wins, then every pair of entries on their shared games."""
+    lines = [
+        "| entry | arrivals | won | win rate | 95% interval |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    for e in entries:
+        rows = table.get(e, {})
+        n, won = len(rows), sum(rows.values())
+        if n:
+            low, high = wilson_interval(won, n)
+            lines.append(
+                f"| `{e}` | {n} | {won} | {100 * won / n:.1f}% | "
+                f"{100 * low:.1f}% – {100 * high:.1f}% |"
+            )
+    lines += [
+        "",
+        "| A | B | pairs | only A won | only B won | B − A | 95% interval | McNemar p |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
+    ]
+    for i, a in enumerate(entries):
+        for b in entries[i + 1 :]:
+            shared = sorted(set(table.get(a, {})) & set(table.get(b, {})))
+            if not shared:
+                continue
+            pairs = PairTable.count((table[a][g], table[b][g]) for g in shared)
+            diff = paired_difference(pairs)
+            p = mcnemar_exact(pairs.only_a, pairs.only_b)
+            lines.append(
+                f"| `{a}` | `{b}` | {pairs.pairs} | {pairs.only_a} | {pairs.only_b} | "
+                f"{100 * diff.difference:+.1f} | {100 * diff.low:+.1f} – {100 * diff.high:+.1f} "
+                f"| {p:.3g} |"
+            )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("positions", type=Path)
+    parser.add_argument("results", type=Path)
+    parser.add_argument("-e", "--entry", action="append", required=True, dest="entries")
+    parser.add_argument("--games", type=int, default=None, help="the file's first N games only")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--bot-key", default=None)
+    args = parser.parse_args(argv)
+    table = run(args.positions, args.results, args.entries, args.games, args.workers, args.bot_key)
+    print("\n".join(report(table, args.entries)))
+
+
+if __name__ == "__main__":
+    main()

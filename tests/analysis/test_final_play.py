@@ -1,0 +1,109 @@
+"""docs/examples/final_play.py: strategies playing the final location on from where stored games
+reached it.
+
+The known answers are the stored games themselves: played on from its arrival by the file's
+own strategy with the file's bot key, every game ends as it was stored (a rules bot's and a
+search's alike), and a game that never reached the final location has no arrival.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from support import TEST_BOT_KEY
+
+from deathangel.analysis.positions import PositionsConfig, PositionStore, play_into
+
+SEED = 350000
+OTHER_KEY = "0123456789abcdef0123456789abcdef"
+
+
+def _script() -> ModuleType:
+    from example_kit import load_example
+
+    return load_example("final_play")
+
+
+def _file(tmp_path: Path, strategy: str, games: int) -> Path:
+    path = tmp_path / "positions.db"
+    with PositionStore.open(path, PositionsConfig(strategy, (1,), SEED, games, TEST_BOT_KEY)) as s:
+        play_into(s)
+    return path
+
+
+def _stored(path: Path):  # type: ignore[no-untyped-def]
+    with PositionStore.open(path) as store:
+        return store.config, store.games()
+
+
+def test_the_arrival_is_the_first_round_start_at_the_final_location(tmp_path: Path) -> None:
+    script = _script()
+    config, games = _stored(_file(tmp_path, "rules", 20))
+    arrived = 0
+    for game in games:
+        replay = script.arrival(game, config.seed)
+        if not any(row["final"] for row in game.rows):
+            assert replay is None
+            continue
+        arrived += 1
+        st = replay.state
+        assert st.location is not None and not st.location_deck
+        assert st.phase == "choose_actions"
+        # The stored game's own decisions up to there, and the round before was not at the
+        # final location: the first round start there.
+        codes = [tuple(o.code()) for o in replay.history]
+        assert codes == list(game.decisions[: len(codes)])
+        finals = [row["final"] for row in game.rows]
+        assert len(game.rows) - sum(finals) == st.round - 1
+    assert 5 <= arrived < len(games)  # some arrived, some did not: both branches ran
+
+
+@pytest.mark.parametrize("strategy", ["rules", "mcts:iterations=8,horizon=1"])
+def test_the_files_own_strategy_and_key_play_on_as_stored(tmp_path: Path, strategy: str) -> None:
+    script = _script()
+    config, games = _stored(_file(tmp_path, strategy, 12 if strategy == "rules" else 3))
+    outcomes = [script.play_on(g, config.seed, strategy, TEST_BOT_KEY) for g in games]
+    played = [(g.index, g.won) for g, out in zip(games, outcomes, strict=True) if out is not None]
+    assert played, "no game reached the final location: choose other seeds"
+    assert [(out[0], out[2]) for out in outcomes if out is not None] == played
+
+
+def test_a_run_is_kept_goes_on_and_pairs_the_entries(tmp_path: Path) -> None:
+    script = _script()
+    path = _file(tmp_path, "rules", 16)
+    _, games = _stored(path)
+    results = tmp_path / "results.db"
+    entries = ["as played", "random"]
+    table = script.run(path, results, entries, workers=1)
+    arrived = {g.index: g.won for g in games if any(row["final"] for row in g.rows)}
+    # The file's own strategy is not played again: its stored outcomes stand.
+    assert table["as played"] == arrived
+    assert set(table["random"]) == set(arrived)
+    # A random bot at the final location almost never wins: what a rules bot won there, it
+    # mostly loses.
+    assert sum(table["random"].values()) < max(1, sum(arrived.values()))
+    with sqlite3.connect(results) as conn:
+        rows = conn.execute("SELECT COUNT(*) FROM results WHERE entry = 'random'").fetchone()[0]
+    assert rows == len(games)  # every game, the ones that never arrived marked as such
+    # Run again: nothing is played, the same table comes back.
+    assert script.run(path, results, entries, workers=1) == table
+    # Another bot key on the same results would mix two runs: refused.
+    with pytest.raises(SystemExit, match="bot key"):
+        script.run(path, results, entries, bot_key=OTHER_KEY)
+
+
+def test_the_report_counts_the_pairs() -> None:
+    script = _script()
+    a = {0: True, 1: True, 2: False, 3: False, 4: False, 5: True}
+    b = {0: True, 1: False, 2: True, 3: True, 4: True, 5: True, 9: True}  # 9: not in A
+    lines = script.report({"a": a, "b": b}, ["a", "b"])
+    assert "| `a` | 6 | 3 | 50.0% |" in lines[2]
+    assert "| `b` | 7 | 6 | 85.7% |" in lines[3]
+    # Six shared games: only A won game 1, only B won games 2, 3 and 4; McNemar's exact p
+    # for 1 against 3 is 2 * (1 + 3) / 16 = 0.625; B - A = 5/6 - 3/6.
+    pair = lines[-1]
+    assert pair.startswith("| `a` | `b` | 6 | 1 | 3 | +33.3 |")
+    assert pair.endswith("| 0.625 |")
