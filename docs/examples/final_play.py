@@ -19,7 +19,9 @@ the stored outcome stands for it (``as played``). Each result is kept in ``RESUL
 (SQLite) as it comes, so a run stopped (Ctrl-C, a lost machine) goes on where it was.
 
 Printed: per entry, the arrivals won (95% Wilson interval); per two entries, the pairs only one
-of them won, the paired difference (Newcombe's interval) and McNemar's exact p.
+of them won, the paired difference (Newcombe's interval) and McNemar's exact p; and the CPU
+time a decision took each entry played on (this process's clock, so other programs' load
+does not count).
 """
 
 from __future__ import annotations
@@ -56,19 +58,27 @@ def arrival(game: GamePositions, seed: int) -> Game | None:
     return None
 
 
-def play_on(game: GamePositions, seed: int, entry: str, key: str) -> tuple[int, str, bool] | None:
-    """Whether ``entry`` wins ``game`` from its arrival at the final location (``None``: the
-    game never arrived)."""
+Outcome = tuple[int, str, bool, int, float]
+"""A game played on: its index, the entry, whether it was won, the decisions from the arrival
+on and the CPU seconds they took (this process's)."""
+
+
+def play_on(game: GamePositions, seed: int, entry: str, key: str) -> Outcome | None:
+    """How ``entry`` does from ``game``'s arrival at the final location (``None``: the game
+    never arrived)."""
     replay = arrival(game, seed)
     if replay is None:
         return None
     bots = spec_bots([parse_spec(entry)] * game.seats, seed + game.index, strategies(), key)
-    return game.index, entry, play_out(replay, bots).outcome == "victory"
+    started = time.process_time()
+    result = play_out(replay, bots)
+    cpu = time.process_time() - started
+    return game.index, entry, result.outcome == "victory", result.decisions, cpu
 
 
 def _played(
     tasks: list[tuple[GamePositions, str]], seed: int, key: str, workers: int
-) -> Iterator[tuple[GamePositions, str, tuple[int, str, bool] | None]]:
+) -> Iterator[tuple[GamePositions, str, Outcome | None]]:
     """Each task's outcome as it finishes: in this process with one worker, else on a pool
     (whose workers import this script as the ``__main__`` it was run as)."""
     if workers <= 1:
@@ -86,7 +96,7 @@ def _results(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path)
     conn.execute(
         "CREATE TABLE IF NOT EXISTS results (game INTEGER NOT NULL, entry TEXT NOT NULL, "
-        "won INTEGER, PRIMARY KEY (game, entry))"
+        "won INTEGER, decisions INTEGER, seconds REAL, PRIMARY KEY (game, entry))"
     )
     conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     return conn
@@ -125,8 +135,8 @@ def run(
     for n, (g, e, out) in enumerate(_played(tasks, config.seed, key, workers), 1):
         with conn:
             conn.execute(
-                "INSERT OR IGNORE INTO results VALUES (?, ?, ?)",
-                (g.index, e, None if out is None else int(out[2])),
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
+                (g.index, e, *((None, None, None) if out is None else (int(out[2]), *out[3:]))),
             )
         now = time.perf_counter()
         if now - shown >= 1 or n == len(tasks):
@@ -184,6 +194,18 @@ def report(table: dict[str, dict[int, bool]], entries: Sequence[str]) -> list[st
     return lines
 
 
+def cpu_per_decision(results: Path) -> dict[str, float]:
+    """Entry → the CPU seconds a decision took, over all its games played on (not those taken
+    as played: their time is the stored game's)."""
+    conn = sqlite3.connect(results)
+    rows = conn.execute(
+        "SELECT entry, SUM(seconds), SUM(decisions) FROM results WHERE won IS NOT NULL "
+        "GROUP BY entry"
+    ).fetchall()
+    conn.close()
+    return {e: seconds / decisions for e, seconds, decisions in rows if decisions}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("positions", type=Path)
@@ -195,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     table = run(args.positions, args.results, args.entries, args.games, args.workers, args.bot_key)
     print("\n".join(report(table, args.entries)))
+    print()
+    for entry, seconds in cpu_per_decision(args.results).items():
+        if entry in args.entries:
+            print(f"`{entry}`: {1000 * seconds:.0f} ms of CPU a decision at the final location")
 
 
 if __name__ == "__main__":

@@ -107,3 +107,20 @@ def test_the_report_counts_the_pairs() -> None:
     pair = lines[-1]
     assert pair.startswith("| `a` | `b` | 6 | 1 | 3 | +33.3 |")
     assert pair.endswith("| 0.625 |")
+
+
+def test_each_game_played_on_keeps_its_decisions_and_time(tmp_path: Path) -> None:
+    script = _script()
+    path = _file(tmp_path, "rules", 8)
+    results = tmp_path / "results.db"
+    table = script.run(path, results, ["random"], workers=1)
+    with sqlite3.connect(results) as conn:
+        rows = conn.execute("SELECT won, decisions, seconds FROM results").fetchall()
+    played = [r for r in rows if r[0] is not None]
+    assert len(played) == len(table["random"]) > 0
+    assert all(d > 0 and s >= 0 for _, d, s in played)
+    assert all(d is None and s is None for w, d, s in rows if w is None)
+    cost = script.cpu_per_decision(results)
+    assert set(cost) == {"random"}
+    total = sum(s for _, _, s in played) / sum(d for _, d, _ in played)
+    assert cost["random"] == pytest.approx(total)
