@@ -84,6 +84,14 @@ def fit_cli(
             "to measure what they add.",
         ),
     ] = None,
+    folds: Annotated[
+        int,
+        typer.Option(
+            "--folds",
+            help="1: choose the best epoch on a tenth of the games; K: choose how many epochs "
+            "by K-fold cross-validation, then fit all the games (for a few hundred games).",
+        ),
+    ] = 1,
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
     from deathangel.analysis.valuefit import fit, play_positions
@@ -92,6 +100,8 @@ def fit_cli(
     widths = _widths(hidden)
     if learning_rate <= 0:
         raise DeathAngelError(f"--learning-rate must be above 0, not {learning_rate}")
+    if folds < 1:
+        raise DeathAngelError(f"--folds must be 1 or more, not {folds}")
     begun = ValueModel.load(start) if start is not None else None
     counts = _counts(players)
     if positions is not None:
@@ -117,6 +127,7 @@ def fit_cli(
             else f"hidden layers {list(widths) or 'none'}"
         )
         + (f", leaving out {', '.join(exclude)}" if exclude else "")
+        + (f", epochs chosen by {folds}-fold cross-validation" if folds > 1 else "")
     )
     model = fit(
         train,
@@ -126,6 +137,7 @@ def fit_cli(
         about=about,
         start=begun,
         exclude=exclude or (),
+        folds=folds,
     )
     model.save(out)
     for line in comparison(test, model.chance, holdout_seed, holdout):

@@ -382,6 +382,19 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     written = json.loads(plain.read_text(encoding="utf-8"))
     assert written["features"] == shipped
     assert written["about"].endswith("starting from learned, leaving out marine *")
+    # Epochs chosen by cross-validation: said in the "about"; no folds at all is one line.
+    folded = tmp_path / "folded.json"
+    result = cli(
+        *args[:2], str(folded), *args[3:], "--holdout-positions", str(held), "--folds", "4"
+    )
+    assert result.returncode == 0, result.stderr
+    about = json.loads(folded.read_text(encoding="utf-8"))["about"]
+    assert about.endswith("epochs chosen by 4-fold cross-validation")
+    none = cli(*args, "--holdout-positions", str(held), "--folds", "0")
+    assert none.returncode == 1 and none.stderr == "error: --folds must be 1 or more, not 0\n"
+    many = cli(*args, "--holdout-positions", str(held), "--folds", "41")  # 40 games
+    last = many.stderr.splitlines()[-1]  # after the reading's progress lines
+    assert many.returncode == 1 and last == "error: 41 folds need at least 41 games, not 40"
     missing = cli(*start[:-1], str(tmp_path / "none.json"), "--holdout-positions", str(held))
     assert missing.returncode == 1 and missing.stderr.count("\n") == 1
     assert "none.json: cannot read the value model" in missing.stderr

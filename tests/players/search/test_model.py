@@ -319,3 +319,40 @@ def test_a_model_made_in_code_with_a_short_row_is_refused() -> None:
         )
     with pytest.raises(ValueModelError, match="2 features but 1 centres"):
         ValueModel(("a", "b"), (0.0,), (1.0, 1.0), (Layer(((1.0, 1.0),), (0.0,)),))
+
+
+def _even_pairs(games: int, seed: int) -> Positions:
+    """Every position twice in its game, once won and once lost: 50% is the truth."""
+    rng = random.Random(seed)
+    rows, won, game = [], [], []
+    for g in range(games):
+        row = {"standing": rng.random(), "noise": rng.random()}
+        rows += [row, row]
+        won += [True, False]
+        game += [g, g]
+    return Positions(tuple(rows), tuple(won), tuple(game), tuple([0.5] * (2 * games)))
+
+
+def test_cross_validation_keeps_a_start_the_games_cannot_improve() -> None:
+    """Every fold's fit only moves away from 50%, so the epochs chosen are none: the start
+    comes back to the last bit."""
+    even = _logistic(0.0, 0.0)
+    assert fit(_even_pairs(200, 5), start=even, epochs=5, folds=5) == even
+
+
+def test_cross_validation_fits_a_start_the_games_can_correct() -> None:
+    """The start of 88% everywhere on games that follow the slope: the folds choose to
+    train, and the fit on all the games scores close to the truth on other games."""
+    wrong = _logistic(2.0, 0.0)
+    model = fit(_sloped(2000, 1), start=wrong, epochs=40, learning_rate=0.05, folds=4)
+    test = _sloped(2000, 2)
+    fitted = score([model.chance(r) for r in test.rows], test.won).log_loss
+    start = score([wrong.chance(r) for r in test.rows], test.won).log_loss
+    truth = score([_logistic(0.0, 1.0).chance(r) for r in test.rows], test.won).log_loss
+    assert fitted < start - 0.3
+    assert fitted < truth + 0.01
+
+
+def test_more_folds_than_games_is_one_line() -> None:
+    with pytest.raises(DeathAngelError, match="5 folds need at least 5 games, not 3"):
+        fit(_even_pairs(3, 1), start=_logistic(0.0, 0.0), folds=5)
