@@ -215,7 +215,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--bot-key", default=None)
     args = parser.parse_args(argv)
-    table = run(args.positions, args.results, args.entries, args.games, args.workers, args.bot_key)
+    try:
+        table = run(
+            args.positions, args.results, args.entries, args.games, args.workers, args.bot_key
+        )
+    except KeyboardInterrupt:
+        # Each result was stored as it came: nothing finished is lost.
+        print(
+            f"\nInterrupted: {args.results} keeps what finished; the same command goes on.",
+            file=sys.stderr,
+        )
+        raise SystemExit(130) from None
     print("\n".join(report(table, args.entries)))
     print()
     for entry, seconds in cpu_per_decision(args.results).items():

@@ -8,7 +8,11 @@ search's alike), and a game that never reached the final location has no arrival
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -124,3 +128,33 @@ def test_each_game_played_on_keeps_its_decisions_and_time(tmp_path: Path) -> Non
     assert set(cost) == {"random"}
     total = sum(s for _, _, s in played) / sum(d for _, d, _ in played)
     assert cost["random"] == pytest.approx(total)
+
+
+def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(tmp_path: Path) -> None:
+    path = _file(tmp_path, "rules", 40)
+    results = tmp_path / "results.db"
+    script = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_play.py")
+    command = [sys.executable, script, str(path), str(results), "-e", "mcts:iterations=8,horizon=1"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    stored = 0
+    while stored < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(results) as conn:
+                stored = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        except sqlite3.OperationalError:
+            stored = 0  # the table is being made
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert err.splitlines()[-1] == (
+        f"Interrupted: {results} keeps what finished; the same command goes on."
+    )
+    with sqlite3.connect(results) as conn:
+        kept = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+    assert 2 <= kept < 40
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(results) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 40
