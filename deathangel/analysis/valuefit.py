@@ -192,7 +192,7 @@ def fit(
         held = set(rng.choice(ids, size=max(1, len(ids) // 10), replace=False).tolist())
         val = np.array([g in held for g in games])
         initial = _initial(np, rng, names, hidden, start, len(extra))
-        losses, best = _train(
+        _, best = _train(
             np,
             initial,
             xs[~val],
@@ -284,9 +284,9 @@ def _train(
     params = [[w.copy() for w in layer] for layer in initial]
     judged = xv is not None
     losses = [_loss(np, params, xv, yv)] if judged else []
-    best = (losses[0] if judged and start_competes else math.inf, params)
-    if keep_best:
-        best = (best[0], [[w.copy() for w in layer] for layer in params])
+    # A fresh fit's random weights never win; a start's own weights may.
+    best_loss = losses[0] if judged and start_competes else math.inf
+    best = [[w.copy() for w in layer] for layer in params] if keep_best else params
     moments = [[np.zeros_like(w), np.zeros_like(w)] for layer in params for w in layer]
     batch = 512
     step = 0
@@ -309,9 +309,9 @@ def _train(
         if judged:
             loss = _loss(np, params, xv, yv)
             losses.append(loss)
-            if keep_best and loss < best[0]:
-                best = (loss, [[w.copy() for w in layer] for layer in params])
-    return losses, (best[1] if keep_best else params)
+            if keep_best and loss < best_loss:
+                best_loss, best = loss, [[w.copy() for w in layer] for layer in params]
+    return losses, best
 
 
 def _forward(np: Any, params: list[list[Any]], x: Any) -> tuple[list[Any], Any]:
