@@ -1,7 +1,7 @@
 """Play the final location again, from where stored games reached it, with other strategies.
 
     python docs/examples/final_play.py POSITIONS.db RESULTS.db -e STRATEGY [-e STRATEGY ...]
-        [--games N] [--workers 2] [--bot-key HEX]
+        [--games N] [--workers 2] [--bot-key HEX] [--at LOCATION]
 
 Most solo games are decided at the final location (docs/strategies.md, "A learned value"),
 and a change that only plays it differently is measured badly by whole games: most of their
@@ -17,6 +17,10 @@ With the file's own strategy and bot key a game plays out exactly as it was stor
 choose from what they see, whatever came before): that entry need not be played at all, and
 the stored outcome stands for it (``as played``). Each result is kept in ``RESULTS.db``
 (SQLite) as it comes, so a run stopped (Ctrl-C, a lost machine) goes on where it was.
+
+``--at LOCATION`` starts each game at its first round start at that location instead (a
+setting that plays only there, a Teleportarium's panel say, measured on the games that met
+it; before it, the two strategies play alike).
 
 Printed: per entry, the arrivals won (95% Wilson interval); per two entries, the pairs only one
 of them won, the paired difference (Newcombe's interval) and McNemar's exact p; and the CPU
@@ -37,25 +41,35 @@ from pathlib import Path
 from deathangel.analysis.positions import GamePositions, PositionStore
 from deathangel.analysis.simulate import play_out, spec_bots, wilson_interval
 from deathangel.engine.decisions import Option
-from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_difference
 
 AS_PLAYED = "as played"
 
 
-def arrival(game: GamePositions, seed: int) -> Game | None:
+def arrival(game: GamePositions, seed: int, at: str | None = None) -> Game | None:
     """``game`` played again from its seed and stored decisions up to the first decision
-    asked at a round start at the final location (``None``: it ended before)."""
+    asked at a round start at the location named ``at`` (``None``: the final location);
+    ``None`` if the game never got there."""
     if game.decisions is None:
         raise SystemExit("error: the positions file keeps no decisions (format 1): play it again")
     replay = Game(GameConfig(game.seats, seed=seed + game.index), checkpoints=False, forward=True)
+    names = [loc.name for loc in replay.table.locations]
     for code in game.decisions:
         st = replay.state
-        if st.location is not None and not st.location_deck and st.phase == "choose_actions":
+        here = st.location is not None and st.phase == "choose_actions"
+        if here and ((not st.location_deck) if at is None else names[st.location] == at):
             return replay
         replay.apply(Option.from_code(code))
     return None
+
+
+def arrived(game: GamePositions, at: str | None = None) -> bool:
+    """Whether ``game`` reached the location (``None``: the final one), by its stored round
+    starts' features."""
+    key = "final" if at is None else f"at {at}"
+    return any(row.get(key) for row in game.rows)
 
 
 Outcome = tuple[int, str, bool, int, float]
@@ -63,10 +77,12 @@ Outcome = tuple[int, str, bool, int, float]
 on and the CPU seconds they took (this process's)."""
 
 
-def play_on(game: GamePositions, seed: int, entry: str, key: str) -> Outcome | None:
-    """How ``entry`` does from ``game``'s arrival at the final location (``None``: the game
-    never arrived)."""
-    replay = arrival(game, seed)
+def play_on(
+    game: GamePositions, seed: int, entry: str, key: str, at: str | None = None
+) -> Outcome | None:
+    """How ``entry`` does from ``game``'s arrival at the location (``None``: the final one;
+    the outcome ``None``: the game never arrived)."""
+    replay = arrival(game, seed, at)
     if replay is None:
         return None
     bots = spec_bots([parse_spec(entry)] * game.seats, seed + game.index, strategies(), key)
@@ -77,16 +93,16 @@ def play_on(game: GamePositions, seed: int, entry: str, key: str) -> Outcome | N
 
 
 def _played(
-    tasks: list[tuple[GamePositions, str]], seed: int, key: str, workers: int
+    tasks: list[tuple[GamePositions, str]], seed: int, key: str, workers: int, at: str | None
 ) -> Iterator[tuple[GamePositions, str, Outcome | None]]:
     """Each task's outcome as it finishes: in this process with one worker, else on a pool
     (whose workers import this script as the ``__main__`` it was run as)."""
     if workers <= 1:
         for g, e in tasks:
-            yield g, e, play_on(g, seed, e, key)
+            yield g, e, play_on(g, seed, e, key, at)
         return
     with cf.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(play_on, g, seed, e, key): (g, e) for g, e in tasks}
+        futures = {pool.submit(play_on, g, seed, e, key, at): (g, e) for g, e in tasks}
         for future in cf.as_completed(futures):
             g, e = futures[future]
             yield g, e, future.result()
@@ -109,8 +125,12 @@ def run(
     games: int | None = None,
     workers: int = 1,
     bot_key: str | None = None,
+    at: str | None = None,
 ) -> dict[str, dict[int, bool]]:
-    """Play every entry on from every arrival not yet in ``results``; entry → game → won."""
+    """Play every entry on from every arrival (at the location named ``at``; ``None``: the
+    final one) not yet in ``results``; entry → game → won."""
+    if at is not None and at not in {loc.name for loc in default_database().locations}:
+        raise SystemExit(f"error: no location is named {at!r}")
     store = PositionStore.open(positions)
     config = store.config
     stored = store.games(games)
@@ -120,19 +140,25 @@ def run(
     with conn:
         conn.execute("INSERT OR IGNORE INTO meta VALUES ('source', ?)", (str(positions),))
         conn.execute("INSERT OR IGNORE INTO meta VALUES ('bot_key', ?)", (key,))
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('at', ?)", (at or "",))
     kept = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     if kept["bot_key"] != key:
         raise SystemExit(f"error: {results} was played with bot key {kept['bot_key']}, not {key}")
+    if kept["at"] != (at or ""):
+        where = kept["at"] or "the final location"
+        raise SystemExit(f"error: {results} was played on from {where}, not {at or 'the final'}")
     done = {(g, e) for g, e in conn.execute("SELECT game, entry FROM results")}
     own = key == config.bot_key
+    # Only the games that got there: the others need not be played again.
     tasks = [
         (g, e)
         for g in stored
+        if arrived(g, at)
         for e in entries
         if (g.index, e) not in done and not (own and e in (AS_PLAYED, config.strategy))
     ]
     started = shown = time.perf_counter()
-    for n, (g, e, out) in enumerate(_played(tasks, config.seed, key, workers), 1):
+    for n, (g, e, out) in enumerate(_played(tasks, config.seed, key, workers, at), 1):
         with conn:
             conn.execute(
                 "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?)",
@@ -151,7 +177,7 @@ def run(
     conn.close()
     if own:
         # The file's strategy with its key plays each arrival on as it was played.
-        played = {g.index: g.won for g in stored if any(r.get("final") for r in g.rows)}
+        played = {g.index: g.won for g in stored if arrived(g, at)}
         for e in entries:
             if e in (AS_PLAYED, config.strategy):
                 table[e] = played
@@ -214,10 +240,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="the file's first N games only")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--bot-key", default=None)
+    parser.add_argument(
+        "--at", default=None, metavar="LOCATION", help="play on from this location, not the final"
+    )
     args = parser.parse_args(argv)
     try:
         table = run(
-            args.positions, args.results, args.entries, args.games, args.workers, args.bot_key
+            args.positions,
+            args.results,
+            args.entries,
+            args.games,
+            args.workers,
+            args.bot_key,
+            args.at,
         )
     except KeyboardInterrupt:
         # Each result was stored as it came: nothing finished is lost.
@@ -228,9 +263,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(130) from None
     print("\n".join(report(table, args.entries)))
     print()
+    where = "from the final location" if args.at is None else f"from {args.at} on"
     for entry, seconds in cpu_per_decision(args.results).items():
         if entry in args.entries:
-            print(f"`{entry}`: {1000 * seconds:.0f} ms of CPU a decision at the final location")
+            print(f"`{entry}`: {1000 * seconds:.0f} ms of CPU a decision {where}")
 
 
 if __name__ == "__main__":

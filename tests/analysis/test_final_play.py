@@ -91,7 +91,7 @@ def test_a_run_is_kept_goes_on_and_pairs_the_entries(tmp_path: Path) -> None:
     assert sum(table["random"].values()) < max(1, sum(arrived.values()))
     with sqlite3.connect(results) as conn:
         rows = conn.execute("SELECT COUNT(*) FROM results WHERE entry = 'random'").fetchone()[0]
-    assert rows == len(games)  # every game, the ones that never arrived marked as such
+    assert rows == len(arrived)  # the games that never arrived are not played again
     # Run again: nothing is played, the same table comes back.
     assert script.run(path, results, entries, workers=1) == table
     # Another bot key on the same results would mix two runs: refused.
@@ -123,7 +123,6 @@ def test_each_game_played_on_keeps_its_decisions_and_time(tmp_path: Path) -> Non
     played = [r for r in rows if r[0] is not None]
     assert len(played) == len(table["random"]) > 0
     assert all(d > 0 and s >= 0 for _, d, s in played)
-    assert all(d is None and s is None for w, d, s in rows if w is None)
     cost = script.cpu_per_decision(results)
     assert set(cost) == {"random"}
     total = sum(s for _, _, s in played) / sum(d for _, d, _ in played)
@@ -153,8 +152,39 @@ def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(tmp_path: Path)
     )
     with sqlite3.connect(results) as conn:
         kept = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-    assert 2 <= kept < 40
+    _, games = _stored(path)
+    arrivals = sum(any(row["final"] for row in g.rows) for g in games)
+    assert 2 <= kept < arrivals
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(results) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 40
+        assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == arrivals
+
+
+def test_at_a_named_location_the_game_starts_at_its_first_round_there(tmp_path: Path) -> None:
+    script = _script()
+    path = _file(tmp_path, "rules", 20)
+    config, games = _stored(path)
+    # The location most of these games met, of those some did not meet.
+    names = {k[3:] for g in games for row in g.rows for k in row if k.startswith("at ")}
+    met = {name: sum(script.arrived(g, name) for g in games) for name in names}
+    at = max((n, name) for name, n in met.items() if n < len(games))[1]
+    assert met[at] > 0
+    for game in games:
+        replay = script.arrival(game, config.seed, at)
+        assert (replay is not None) == script.arrived(game, at)
+        if replay is None:
+            continue
+        st = replay.state
+        assert replay.table.locations[st.location].name == at
+        assert st.phase == "choose_actions"
+        before = [row for row in game.rows if row.get(f"at {at}")]
+        assert st.round == game.rows.index(before[0]) + 1  # its first round start there
+        out = script.play_on(game, config.seed, "rules", TEST_BOT_KEY, at)
+        assert out is not None and out[2] == game.won  # the own strategy, as stored
+    with pytest.raises(SystemExit, match="no location is named 'Nowhere'"):
+        script.run(path, tmp_path / "r.db", ["random"], at="Nowhere")
+    results = tmp_path / "final.db"
+    script.run(path, results, ["random"], games=2)
+    with pytest.raises(SystemExit, match="played on from the final location, not " + at):
+        script.run(path, results, ["random"], games=2, at=at)
