@@ -7,7 +7,8 @@ Reads a tournament's stored facts (``deathangel tournament`` stores them unless
 marines standing as they arrived (the marines less those slain before, plus those rescued
 before), with how many of those games were won; then the same games split by which final
 location it was (the three ask different things: two Brood Lords slain, blip piles and
-formation cleared, or a launch rolled). Standard library only: it reads the database and its
+formation cleared, or a launch rolled); and where the marines of all its solo games fell
+(which location, of what). Standard library only: it reads the database and its
 JSON, nothing is run.
 """
 
@@ -81,6 +82,28 @@ def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]
     }
 
 
+def deaths(db: str, entries: list[str]) -> dict[str, Counter[tuple[str, str]]]:
+    """Entry → (where, cause) → marines slain, over all its solo games (arrived or not):
+    where is ``"location N"`` (1: the first after the set-up location, 0: the set-up
+    location itself) or ``"final"``; the cause as the tournament's facts word it."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = conn.execute(
+        "SELECT g.entry, f.data FROM games g JOIN facts f ON f.game_id = g.id WHERE g.players = 1"
+    ).fetchall()
+    conn.close()
+    out: dict[str, Counter[tuple[str, str]]] = {}
+    for entry, data in rows:
+        if entries and entry not in entries:
+            continue
+        facts = json.loads(data)
+        final = len(facts["deck"])  # ``reached`` index of the final location
+        counts = out.setdefault(entry, Counter())
+        for death in facts["deaths"]:
+            where = "final" if death[2] == final else f"location {death[2]}"
+            counts[where, str(death[3])] += 1
+    return out
+
+
 def main() -> None:
     db, *entries = sys.argv[1:]
     print("| entry | standing on arrival | games | won | win rate |")
@@ -94,6 +117,12 @@ def main() -> None:
     for entry, finals in by_final(db, entries).items():
         for final, (n, won) in finals.items():
             print(f"| `{entry}` | {final} | {n} | {won} | {100 * won / n:.0f}% |")
+    print()
+    print("| entry | where | cause | marines slain |")
+    print("| --- | --- | --- | ---: |")
+    for entry, counts in deaths(db, entries).items():
+        for (where, cause), n in sorted(counts.items()):
+            print(f"| `{entry}` | {where} | {cause} | {n} |")
 
 
 if __name__ == "__main__":

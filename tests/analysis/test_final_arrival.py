@@ -81,3 +81,29 @@ def test_the_games_that_arrived_split_by_final_location(tmp_path: Path) -> None:
     assert _script().by_final(str(db), []) == {
         "mcts": {"Lair": (2, 1), "Toxin Pumping Station": (1, 0)}
     }
+
+
+def test_the_marines_slain_by_where_and_what(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE games (id INTEGER, players INTEGER, entry TEXT, outcome TEXT)")
+    conn.execute("CREATE TABLE facts (game_id INTEGER, data TEXT)")
+    deck = ["Black Holds", "Genetorium", "Lair"]
+    front, teleport = "slain by genestealers in front", "lost in the teleport"
+    games = [
+        (1, 1, [["Leon", "red", 1, front, 3], ["Zael", "purple", 3, front, 9]]),
+        (2, 1, [["Leon", "red", 1, teleport, 4], ["Goriel", "grey", 1, front, 5]]),
+        (3, 2, [["Leon", "red", 1, front, 3]]),  # not solo: left out
+    ]
+    for gid, players, slain in games:
+        facts = {**_facts(slain, []), "deck": deck}
+        conn.execute("INSERT INTO games VALUES (?, ?, 'mcts', 'defeat')", (gid, players))
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (gid, json.dumps(facts)))
+    conn.commit()
+    conn.close()
+    counts = _script().deaths(str(db), [])
+    assert dict(counts["mcts"]) == {
+        ("location 1", front): 2,
+        ("location 1", teleport): 1,
+        ("final", front): 1,
+    }
