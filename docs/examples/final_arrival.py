@@ -18,7 +18,10 @@ import json
 import sqlite3
 import sys
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+K = TypeVar("K", int, str)
 
 
 def standing_on_arrival(facts: dict[str, Any]) -> int | None:
@@ -35,19 +38,30 @@ def standing_on_arrival(facts: dict[str, Any]) -> int | None:
     return int(facts["marines"]) - slain + rescued
 
 
-def table(db: str, entries: list[str]) -> dict[str, dict[int, tuple[int, int]]]:
-    """Entry → marines standing on arrival → (games, games won)."""
-    games: dict[str, Counter[int]] = {}
-    wins: dict[str, Counter[int]] = {}
+def _split(
+    db: str, entries: list[str], key: Callable[[dict[str, Any]], K]
+) -> dict[str, dict[K, tuple[int, int]]]:
+    """Entry → ``key(facts)`` → (games, games won), over the games that arrived."""
+    games: dict[str, Counter[K]] = {}
+    wins: dict[str, Counter[K]] = {}
     for entry, won, facts in _arrivals(db, entries):
-        standing = standing_on_arrival(facts)
-        assert standing is not None  # _arrivals keeps only the games that arrived
-        games.setdefault(entry, Counter())[standing] += 1
-        wins.setdefault(entry, Counter())[standing] += won
+        k = key(facts)
+        games.setdefault(entry, Counter())[k] += 1
+        wins.setdefault(entry, Counter())[k] += won
     return {
         entry: {k: (n, wins[entry][k]) for k, n in sorted(counts.items())}
         for entry, counts in games.items()
     }
+
+
+def table(db: str, entries: list[str]) -> dict[str, dict[int, tuple[int, int]]]:
+    """Entry → marines standing on arrival → (games, games won)."""
+    return _split(db, entries, lambda facts: standing_on_arrival(facts) or 0)
+
+
+def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
+    """Entry → final location reached → (games, games won)."""
+    return _split(db, entries, lambda facts: str(facts["reached"][-1][0]))
 
 
 def _arrivals(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, Any]]]:
@@ -66,20 +80,6 @@ def _arrivals(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, An
         if standing_on_arrival(facts) is not None:
             out.append((entry, outcome == "victory", facts))
     return out
-
-
-def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
-    """Entry → final location reached → (games, games won)."""
-    games: dict[str, Counter[str]] = {}
-    wins: dict[str, Counter[str]] = {}
-    for entry, won, facts in _arrivals(db, entries):
-        final = str(facts["reached"][-1][0])
-        games.setdefault(entry, Counter())[final] += 1
-        wins.setdefault(entry, Counter())[final] += won
-    return {
-        entry: {k: (n, wins[entry][k]) for k, n in sorted(counts.items())}
-        for entry, counts in games.items()
-    }
 
 
 def deaths(db: str, entries: list[str]) -> dict[str, Counter[tuple[str, str]]]:
@@ -104,19 +104,19 @@ def deaths(db: str, entries: list[str]) -> dict[str, Counter[tuple[str, str]]]:
     return out
 
 
+def _rates(what: str, split: dict[str, dict[K, tuple[int, int]]], align: str = "---") -> None:
+    print(f"| entry | {what} | games | won | win rate |")
+    print(f"| --- | {align} | ---: | ---: | ---: |")
+    for entry, rows in split.items():
+        for k, (n, won) in rows.items():
+            print(f"| `{entry}` | {k} | {n} | {won} | {100 * won / n:.0f}% |")
+
+
 def main() -> None:
     db, *entries = sys.argv[1:]
-    print("| entry | standing on arrival | games | won | win rate |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for entry, rows in table(db, entries).items():
-        for standing, (n, won) in rows.items():
-            print(f"| `{entry}` | {standing} | {n} | {won} | {100 * won / n:.0f}% |")
+    _rates("standing on arrival", table(db, entries), "---:")
     print()
-    print("| entry | final location | games | won | win rate |")
-    print("| --- | --- | ---: | ---: | ---: |")
-    for entry, finals in by_final(db, entries).items():
-        for final, (n, won) in finals.items():
-            print(f"| `{entry}` | {final} | {n} | {won} | {100 * won / n:.0f}% |")
+    _rates("final location", by_final(db, entries))
     print()
     print("| entry | where | cause | marines slain |")
     print("| --- | --- | --- | ---: |")
