@@ -188,3 +188,23 @@ def test_at_a_named_location_the_game_starts_at_its_first_round_there(tmp_path: 
     script.run(path, results, ["random"], games=2)
     with pytest.raises(SystemExit, match="played on from the final location, not " + at):
         script.run(path, results, ["random"], games=2, at=at)
+
+
+def test_two_worker_processes_give_what_one_gives(tmp_path: Path) -> None:
+    script = _script()
+    path = _file(tmp_path, "rules", 16)
+    one = script.run(path, tmp_path / "one.db", ["random", "rules"], workers=1, bot_key=OTHER_KEY)
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_play.py"),
+        *(str(path), str(tmp_path / "two.db"), "-e", "random", "-e", "rules"),
+        *("--workers", "2", "--bot-key", OTHER_KEY),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(tmp_path / "two.db") as conn:
+        rows = conn.execute("SELECT entry, game, won FROM results").fetchall()
+    two: dict[str, dict[int, bool]] = {}
+    for entry, game, won in rows:
+        two.setdefault(entry, {})[game] = bool(won)
+    assert two == one and set(one) == {"random", "rules"}
