@@ -3,15 +3,15 @@
     python docs/examples/final_play.py POSITIONS.db RESULTS.db -e STRATEGY [-e STRATEGY ...]
         [--games N] [--workers 2] [--bot-key HEX] [--at LOCATION]
 
-Most solo games are decided at the final location (docs/strategies.md, "A learned value"),
-and a change that only plays it differently is measured badly by whole games: most of their
-cost and noise comes before it. This script starts each strategy at the same place: for each
-game of a positions file (``deathangel value play``, format 2, which keeps every decision)
-that reached the final location, the game is played again from its seed and decisions up to
-the first round start there, and each ``-e`` strategy plays it on to the end from that very
-state. The engine's dice come from the game's own seed and the bots' from ``--bot-key`` (by
-default the file's), so two strategies see the same deal and the same dice until their
-choices differ: the comparison is paired, arrival by arrival.
+A change that only plays the final location differently (or one location: ``--at``) is
+measured badly by whole games: about nine tenths of their cost, and much of their noise, comes
+before it (docs/strategies.md, "The final location alone"). This script starts each strategy
+at the same place: for each game of a positions file (``deathangel value play``, format 2,
+which keeps every decision) that reached the final location, the game is played again from
+its seed and decisions up to the first round start there, and each ``-e`` strategy plays it
+on to the end from that very state. The engine's dice come from the game's own seed and the
+bots' from ``--bot-key`` (by default the file's), so two strategies see the same deal and the
+same dice until their choices differ: the comparison is paired, arrival by arrival.
 
 With the file's own strategy and bot key a game plays out exactly as it was stored (its bots
 choose from what they see, whatever came before): that entry need not be played at all, and
@@ -42,6 +42,7 @@ from deathangel.analysis.positions import GamePositions, PositionStore
 from deathangel.analysis.simulate import play_out, spec_bots, wilson_interval
 from deathangel.engine.decisions import Option
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.errors import DeathAngelError
 from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tournament.stats import PairTable, mcnemar_exact, paired_difference
 
@@ -254,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             args.bot_key,
             args.at,
         )
+    except DeathAngelError as exc:
+        # A file that is not a positions file, or a corrupt one: one line, not a traceback.
+        raise SystemExit(f"error: {exc}") from None
     except KeyboardInterrupt:
         # Each result was stored as it came: nothing finished is lost.
         print(

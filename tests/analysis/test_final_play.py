@@ -208,3 +208,14 @@ def test_two_worker_processes_give_what_one_gives(tmp_path: Path) -> None:
     for entry, game, won in rows:
         two.setdefault(entry, {})[game] = bool(won)
     assert two == one and set(one) == {"random", "rules"}
+
+
+def test_a_file_that_is_not_a_positions_file_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database", encoding="utf-8")
+    script = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_play.py")
+    for path in (bad, tmp_path / "missing.db"):
+        command = [sys.executable, script, str(path), str(tmp_path / "r.db"), "-e", "random"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"error: {path}: ")
