@@ -19,7 +19,7 @@ from types import ModuleType
 import pytest
 from support import TEST_BOT_KEY
 
-from deathangel.analysis.positions import PositionsConfig, PositionStore, play_into
+from deathangel.analysis.positions import GamePositions, PositionsConfig, PositionStore, play_into
 
 SEED = 350000
 OTHER_KEY = "0123456789abcdef0123456789abcdef"
@@ -38,7 +38,7 @@ def _file(tmp_path: Path, strategy: str, games: int) -> Path:
     return path
 
 
-def _stored(path: Path):  # type: ignore[no-untyped-def]
+def _stored(path: Path) -> tuple[PositionsConfig, list[GamePositions]]:
     with PositionStore.open(path) as store:
         return store.config, store.games()
 
