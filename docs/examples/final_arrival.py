@@ -38,14 +38,33 @@ def standing_on_arrival(facts: dict[str, Any]) -> int | None:
     return int(facts["marines"]) - slain + rescued
 
 
+def _solo_games(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, Any]]]:
+    """(entry, won, facts) of every solo game of the entries (all entries when none named)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = conn.execute(
+        "SELECT g.entry, g.outcome, f.data FROM games g JOIN facts f ON f.game_id = g.id "
+        "WHERE g.players = 1"
+    ).fetchall()
+    conn.close()
+    return [
+        (entry, outcome == "victory", json.loads(data))
+        for entry, outcome, data in rows
+        if not entries or entry in entries
+    ]
+
+
 def _split(
-    db: str, entries: list[str], key: Callable[[dict[str, Any]], K]
+    db: str, entries: list[str], key: Callable[[dict[str, Any], int], K]
 ) -> dict[str, dict[K, tuple[int, int]]]:
-    """Entry → ``key(facts)`` → (games, games won), over the games that arrived."""
+    """Entry → ``key(facts, standing on arrival)`` → (games, games won), over the games that
+    reached the final location."""
     games: dict[str, Counter[K]] = {}
     wins: dict[str, Counter[K]] = {}
-    for entry, won, facts in _arrivals(db, entries):
-        k = key(facts)
+    for entry, won, facts in _solo_games(db, entries):
+        standing = standing_on_arrival(facts)
+        if standing is None:
+            continue
+        k = key(facts, standing)
         games.setdefault(entry, Counter())[k] += 1
         wins.setdefault(entry, Counter())[k] += won
     return {
@@ -56,46 +75,20 @@ def _split(
 
 def table(db: str, entries: list[str]) -> dict[str, dict[int, tuple[int, int]]]:
     """Entry → marines standing on arrival → (games, games won)."""
-    return _split(db, entries, lambda facts: standing_on_arrival(facts) or 0)
+    return _split(db, entries, lambda facts, standing: standing)
 
 
 def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
     """Entry → final location reached → (games, games won)."""
-    return _split(db, entries, lambda facts: str(facts["reached"][-1][0]))
-
-
-def _arrivals(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, Any]]]:
-    """(entry, won, facts) of the solo games that reached the final location."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute(
-        "SELECT g.entry, g.outcome, f.data FROM games g JOIN facts f ON f.game_id = g.id "
-        "WHERE g.players = 1"
-    ).fetchall()
-    conn.close()
-    out = []
-    for entry, outcome, data in rows:
-        if entries and entry not in entries:
-            continue
-        facts = json.loads(data)
-        if standing_on_arrival(facts) is not None:
-            out.append((entry, outcome == "victory", facts))
-    return out
+    return _split(db, entries, lambda facts, standing: str(facts["reached"][-1][0]))
 
 
 def deaths(db: str, entries: list[str]) -> dict[str, Counter[tuple[str, str]]]:
     """Entry → (where, cause) → marines slain, over all its solo games (arrived or not):
     where is ``"location N"`` (1: the first after the set-up location, 0: the set-up
     location itself) or ``"final"``; the cause as the tournament's facts word it."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute(
-        "SELECT g.entry, f.data FROM games g JOIN facts f ON f.game_id = g.id WHERE g.players = 1"
-    ).fetchall()
-    conn.close()
     out: dict[str, Counter[tuple[str, str]]] = {}
-    for entry, data in rows:
-        if entries and entry not in entries:
-            continue
-        facts = json.loads(data)
+    for entry, _, facts in _solo_games(db, entries):
         final = len(facts["deck"])  # ``reached`` index of the final location
         counts = out.setdefault(entry, Counter())
         for death in facts["deaths"]:
