@@ -229,6 +229,15 @@ def fit(
         # weights by rounding alone must not count as a gain.
         chosen = int(np.argmax(total <= total.min() * (1 + 1e-9)))
         _, best = _train(np, initial, xs, y, None, None, chosen, rng, learning_rate, l2)
+        # What the folds chose, kept in the model file: a reader of a fitted model (or of
+        # the command's output) can see whether the games moved the start at all.
+        pooled = total / len(y)
+        about += (
+            f"{', ' if about else ''}{chosen} pass{'' if chosen == 1 else 'es'} of {epochs} "
+            f"by {folds}-fold cross-validation (pooled log-loss {pooled[chosen]:.4f}"
+            + (f"; the start's {pooled[0]:.4f}" if start is not None else "")
+            + ")"
+        )
     layers = tuple(
         Layer(tuple(tuple(float(v) for v in row) for row in w), tuple(float(v) for v in b))
         for w, b in best

@@ -127,7 +127,6 @@ def fit_cli(
             else f"hidden layers {list(widths) or 'none'}"
         )
         + (f", leaving out {', '.join(exclude)}" if exclude else "")
-        + (f", epochs chosen by {folds}-fold cross-validation" if folds > 1 else "")
     )
     model = fit(
         train,
@@ -140,6 +139,8 @@ def fit_cli(
         folds=folds,
     )
     model.save(out)
+    if folds > 1:
+        typer.echo(f"model: {model.about}")  # what the folds chose, with their losses
     for line in comparison(test, model.chance, holdout_seed, holdout):
         typer.echo(line)
     typer.echo(f"model written to {out} (use it with --strategy mcts:value={out})")

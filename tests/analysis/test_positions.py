@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -389,7 +390,15 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     about = json.loads(folded.read_text(encoding="utf-8"))["about"]
-    assert about.endswith("epochs chosen by 4-fold cross-validation")
+    chose = re.search(
+        r"hidden layers none, (\d+) pass(es)? of 60 by 4-fold cross-validation "
+        r"\(pooled log-loss \d\.\d{4}\)$",
+        about,
+    )
+    assert chose is not None, about
+    # A fit from random weights never keeps them: at least one pass, and no start to report.
+    assert int(chose[1]) >= 1
+    assert f"model: {about}\n" in result.stdout
     none = cli(*args, "--holdout-positions", str(held), "--folds", "0")
     assert none.returncode == 1 and none.stderr == "error: --folds must be 1 or more, not 0\n"
     many = cli(*args, "--holdout-positions", str(held), "--folds", "41")  # 40 games

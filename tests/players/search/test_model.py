@@ -7,11 +7,13 @@ import json
 import math
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from attrs import evolve
 
 from deathangel.analysis.valuefit import Positions, fit, score
 from deathangel.engine.game import Game, GameConfig
@@ -337,7 +339,12 @@ def test_cross_validation_keeps_a_start_the_games_cannot_improve() -> None:
     """Every fold's fit only moves away from 50%, so the epochs chosen are none: the start
     comes back to the last bit."""
     even = _logistic(0.0, 0.0)
-    assert fit(_even_pairs(200, 5), start=even, epochs=5, folds=5) == even
+    model = fit(_even_pairs(200, 5), start=even, epochs=5, folds=5)
+    assert evolve(model, about="") == even
+    # Every position is half won and half lost, so any loss is ln 2 = 0.6931 at the start.
+    assert model.about == (
+        "0 passes of 5 by 5-fold cross-validation (pooled log-loss 0.6931; the start's 0.6931)"
+    )
 
 
 def test_cross_validation_fits_a_start_the_games_can_correct() -> None:
@@ -345,6 +352,8 @@ def test_cross_validation_fits_a_start_the_games_can_correct() -> None:
     train, and the fit on all the games scores close to the truth on other games."""
     wrong = _logistic(2.0, 0.0)
     model = fit(_sloped(2000, 1), start=wrong, epochs=40, learning_rate=0.05, folds=4)
+    passes = re.fullmatch(r"(\d+) passes of 40 by 4-fold cross-validation .*", model.about)
+    assert passes is not None and int(passes[1]) > 0, model.about
     test = _sloped(2000, 2)
     fitted = score([model.chance(r) for r in test.rows], test.won).log_loss
     start = score([wrong.chance(r) for r in test.rows], test.won).log_loss
