@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Sequence
 from typing import Annotated
@@ -72,6 +73,37 @@ app.command("report")(pipe_friendly(report_cli))
 app.command("tune")(pipe_friendly(tune_cli))
 app.command("balance")(pipe_friendly(balance_cli))
 app.command("check")(pipe_friendly(check_cli))
+
+
+def reflowed(text: str) -> str:
+    """A help text with each paragraph on one line: the docstrings are wrapped for the
+    source, and rich keeps those breaks as well as wrapping at the terminal's width, so on an
+    80-column terminal a paragraph came out in ragged half-lines. A paragraph
+    that starts with click's ``\\b`` keeps its lines; what follows ``\\f`` is not shown."""
+    shown, cut, rest = inspect.cleandoc(text).partition("\f")
+    paragraphs = [
+        p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
+        for p in shown.split("\n\n")
+    ]
+    return "\n\n".join(paragraphs) + cut + rest
+
+
+def _reflow_commands(group: typer.Typer) -> None:
+    """Every command's help (and every command group's) given as :func:`reflowed` text."""
+    for command in group.registered_commands:
+        doc = command.help if command.help is not None else inspect.getdoc(command.callback)
+        if doc:
+            command.help = reflowed(doc)
+    for sub in group.registered_groups:
+        instance = sub.typer_instance
+        if instance is None:
+            continue
+        if isinstance(instance.info.help, str):
+            instance.info.help = reflowed(instance.info.help)
+        _reflow_commands(instance)
+
+
+_reflow_commands(app)
 
 
 def main() -> None:
