@@ -2,7 +2,7 @@
 
     git worktree add --detach /tmp/before b398759
     python docs/examples/perf/ab.py /tmp/before                 # every kind of work.py
-    python docs/examples/perf/ab.py /tmp/before mcts 40 --pairs 9
+    python docs/examples/perf/ab.py /tmp/before mcts1 40 --pairs 9
 
 Each pair runs ``work.py KIND N`` once with the older checkout on ``PYTHONPATH`` and once with
 this one (in alternating order, so a machine that slows down part-way charges both sides), and
@@ -30,7 +30,7 @@ KINDS = [
     ("games6", 300),
     ("clone", 6000),
     ("determinize", 20000),
-    ("mcts", 40),
+    ("mcts1", 40),  # one-round rollouts: the default of engines before issue 20
 ]
 
 
