@@ -16,8 +16,12 @@ its seat's observation:
 - ``nothing``: the search as shipped (its deals drawn from what the seat saw): the baseline,
   the same games a tournament with the same seeds and bot key plays;
 - ``decks``: a copy of the live game at this decision, so every hidden card is where it
-  really is (deck orders, blip piles, other seats' face-down cards), with the dice and any
-  later shuffle drawn afresh from the search's own stream;
+  really is (deck orders, blip piles, the locations to come, other seats' face-down cards),
+  with the dice and any later shuffle drawn afresh from the search's own stream;
+- ``events`` and ``genestealers``: as ``decks``, but only the Event deck's order is the
+  live one (the genestealer deck and the blip piles dealt again at random from their own
+  cards), or only the genestealer deck and the blip piles are (the Event deck shuffled again,
+  a top card the seat scouted kept): the two halves of ``decks``;
 - ``all``: a copy of the live game, its future dice included.
 
 Game ``k`` is seed ``--seed + k`` and its bots are seeded from ``--bot-key`` as a tournament
@@ -50,7 +54,8 @@ from deathangel.analysis.simulate import play_out, spec_bots
 from deathangel.engine.forward import determinize
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.observation import Observation
-from deathangel.engine.randomness import Die, Streams
+from deathangel.engine.randomness import Die, Streams, shuffle
+from deathangel.engine.state import GameState
 from deathangel.plugins.strategies import parse_spec, strategies
 
 # The table of final_play.py beside this script, loaded by its path (the folder of examples is
@@ -63,7 +68,7 @@ _final_play = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_final_play)
 report = _final_play.report
 
-SEES = ("nothing", "decks", "all")
+SEES = ("nothing", "events", "genestealers", "decks", "all")
 DEFAULT_KEY = "0c1a1c0c1a1c0c1a1c0c1a1c0c1a1c0c"
 
 
@@ -74,13 +79,37 @@ def dealer(sees: str, live: list[Game]) -> Any:
 
     def deal(observation: Observation, rng: random.Random, *, forward: bool = False) -> Game:
         game = live[0].clone()
-        if sees == "decks":
-            # The cards stay where they are; what is yet to be rolled or shuffled is not known.
+        if sees != "all":
+            # What is yet to be rolled or shuffled is not known.
             game.engine.die = Die(rng)
             game.engine.streams = Streams.shared(rng)
+        if sees == "events":
+            redeal_genestealers(game.state, rng)
+        elif sees == "genestealers":
+            redeal_events(game.state, rng, observation.seat)
         return game
 
     return deal
+
+
+def redeal_genestealers(state: GameState, rng: random.Random) -> None:
+    """The genestealer deck and the blip piles dealt again at random from their own cards,
+    to their sizes: what the ``events`` arm does not see."""
+    cards = [*state.gs_deck, *state.blips[0], *state.blips[1]]
+    shuffle(cards, rng)
+    deck, left = len(state.gs_deck), len(state.blips[0])
+    state.gs_deck = cards[:deck]
+    state.blips = [cards[deck : deck + left], cards[deck + left :]]
+
+
+def redeal_events(state: GameState, rng: random.Random, seat: int | None) -> None:
+    """The Event deck shuffled again, except a top card the seat looked at (Forward
+    Scouting) and still knows: what the ``genestealers`` arm does not see."""
+    events = state.event_deck  # the top card last
+    known = state.scouted is not None and state.scouted[0] == seat and bool(events)
+    rest = events[:-1] if known else events[:]
+    shuffle(rest, rng)
+    state.event_deck = [*rest, events[-1]] if known else rest
 
 
 Outcome = tuple[int, str, bool, int, int, float]

@@ -89,6 +89,42 @@ def test_an_all_deal_rolls_the_live_games_dice() -> None:
     assert len(set(rolls)) > 1
 
 
+def test_each_half_of_decks_sees_its_own_cards_only() -> None:
+    script = _script()
+    live = _midgame()
+    st = live.state
+    events = script.dealer("events", [live])(live.observation(1), random.Random(3)).state
+    assert events.event_deck == st.event_deck
+    assert (len(events.gs_deck), len(events.blips[0]), len(events.blips[1])) == (
+        len(st.gs_deck),
+        len(st.blips[0]),
+        len(st.blips[1]),
+    )
+    ours = sorted([*events.gs_deck, *events.blips[0], *events.blips[1]])
+    assert ours == sorted([*st.gs_deck, *st.blips[0], *st.blips[1]])
+    assert (events.gs_deck, events.blips) != (st.gs_deck, st.blips)
+    cards = script.dealer("genestealers", [live])(live.observation(1), random.Random(3)).state
+    assert (cards.gs_deck, cards.blips) == (st.gs_deck, st.blips)
+    assert sorted(cards.event_deck) == sorted(st.event_deck)
+    assert cards.event_deck != st.event_deck
+
+
+def test_a_scouted_top_event_stays_on_top() -> None:
+    script = _script()
+    live = _midgame()
+    deck = live.state.event_deck
+    tops: dict[int, set[int]] = {1: set(), 2: set()}
+    for seat in (1, 2):
+        for k in range(20):
+            state = live.clone().state
+            state.scouted = (1, deck[-1])  # seat 1 looked at the top card
+            script.redeal_events(state, random.Random(k), seat)
+            assert sorted(state.event_deck) == sorted(deck)
+            tops[seat].add(state.event_deck[-1])
+    assert tops[1] == {deck[-1]}
+    assert len(tops[2]) > 1  # another seat's look is not this seat's knowledge
+
+
 def test_the_cheat_ends_with_its_game_and_results_are_kept(tmp_path: Path) -> None:
     script = _script()
     db = tmp_path / "cv.db"
