@@ -19,9 +19,9 @@ play: $(STAMP)
 	$(BIN)/deathangel play $(ARGS)
 
 ## test: the whole test suite (rules, properties, CLI, packaging, lint and types)
-# Bytecode compiled once first: where PYTHONDONTWRITEBYTECODE is set (as on this project's machines)
-# nothing else writes it, and every `deathangel` a test starts compiled the package again
-# (a fresh clone's suite, 2 cores: 243 s without this step; 225 s and 202 s in two runs with it).
+# Bytecode compiled once first: where PYTHONDONTWRITEBYTECODE is set (as on this project's
+# machines) nothing else writes it, and every `deathangel` a test starts compiled the package
+# again (a fresh clone's suite, 2 cores: 243 s without this step; 225 s and 202 s with it).
 test: $(STAMP)
 	$(BIN)/python -m compileall -q deathangel tests plugins
 	$(BIN)/python -m pytest -q -n auto

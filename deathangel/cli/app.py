@@ -78,8 +78,8 @@ app.command("check")(pipe_friendly(check_cli))
 def reflowed(text: str) -> str:
     """A help text with each paragraph on one line: the docstrings are wrapped for the
     source, and rich keeps those breaks as well as wrapping at the terminal's width, so on an
-    80-column terminal a paragraph came out in ragged half-lines. A paragraph
-    that starts with click's ``\\b`` keeps its lines; what follows ``\\f`` is not shown."""
+    80-column terminal a paragraph came out in ragged half-lines. A paragraph that starts
+    with click's ``\\b`` keeps its lines; what follows ``\\f`` is not shown."""
     shown, cut, rest = inspect.cleandoc(text).partition("\f")
     paragraphs = [
         p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines())
