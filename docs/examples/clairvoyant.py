@@ -72,13 +72,13 @@ SEES = ("nothing", "events", "genestealers", "decks", "all")
 DEFAULT_KEY = "0c1a1c0c1a1c0c1a1c0c1a1c0c1a1c0c"
 
 
-def dealer(sees: str, live: list[Game]) -> Any:
-    """The search's ``determinize`` for an arm: the honest one, or a copy of ``live[0]``."""
+def dealer(sees: str, live: Game) -> Any:
+    """The search's ``determinize`` for an arm: the honest one, or a copy of ``live``."""
     if sees == "nothing":
         return determinize
 
     def deal(observation: Observation, rng: random.Random, *, forward: bool = False) -> Game:
-        game = live[0].clone()
+        game = live.clone()
         if sees != "all":
             # What is yet to be rolled or shuffled is not known.
             game.engine.die = Die(rng)
@@ -120,7 +120,7 @@ def play(index: int, sees: str, spec: str, players: int, seed: int, key: str) ->
     """One game of ``spec`` at every seat, its search dealt as ``sees`` says."""
     game = Game(GameConfig(players, seed=seed + index), checkpoints=True, forward=True)
     bots = spec_bots([parse_spec(spec)] * players, seed + index, strategies(), key)
-    search.determinize = dealer(sees, [game])  # in this process, for this game only
+    search.determinize = dealer(sees, game)  # in this process, for this game only
     try:
         started = time.process_time()
         result = play_out(game, bots)

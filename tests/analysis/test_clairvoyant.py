@@ -67,7 +67,7 @@ def test_a_decks_deal_holds_the_live_cards_and_rolls_the_searchs_dice() -> None:
     script = _script()
     live = _midgame()
     honest = determinize(live.observation(1), random.Random(3))
-    dealt = script.dealer("decks", [live])(live.observation(1), random.Random(3))
+    dealt = script.dealer("decks", live)(live.observation(1), random.Random(3))
     assert _hidden(dealt) == _hidden(live)
     assert _hidden(honest) != _hidden(live)  # the seat could not have known them
     assert dealt.decision == live.decision
@@ -80,7 +80,7 @@ def test_an_all_deal_rolls_the_live_games_dice() -> None:
     script = _script()
     live = _midgame()
     before = live.clone()
-    dealt = script.dealer("all", [live])(live.observation(1), random.Random(3))
+    dealt = script.dealer("all", live)(live.observation(1), random.Random(3))
     assert _hidden(dealt) == _hidden(live)
     rolls = [dealt.engine.die.roll() for _ in range(12)]
     after = live.clone()  # the deal's rolls did not move the live game's dice
@@ -93,7 +93,7 @@ def test_each_half_of_decks_sees_its_own_cards_only() -> None:
     script = _script()
     live = _midgame()
     st = live.state
-    events = script.dealer("events", [live])(live.observation(1), random.Random(3)).state
+    events = script.dealer("events", live)(live.observation(1), random.Random(3)).state
     assert events.event_deck == st.event_deck
     assert (len(events.gs_deck), len(events.blips[0]), len(events.blips[1])) == (
         len(st.gs_deck),
@@ -103,7 +103,7 @@ def test_each_half_of_decks_sees_its_own_cards_only() -> None:
     ours = sorted([*events.gs_deck, *events.blips[0], *events.blips[1]])
     assert ours == sorted([*st.gs_deck, *st.blips[0], *st.blips[1]])
     assert (events.gs_deck, events.blips) != (st.gs_deck, st.blips)
-    cards = script.dealer("genestealers", [live])(live.observation(1), random.Random(3)).state
+    cards = script.dealer("genestealers", live)(live.observation(1), random.Random(3)).state
     assert (cards.gs_deck, cards.blips) == (st.gs_deck, st.blips)
     assert sorted(cards.event_deck) == sorted(st.event_deck)
     assert cards.event_deck != st.event_deck
