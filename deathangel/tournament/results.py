@@ -227,10 +227,11 @@ class Results:
             # SQLite could not read its own file: say so rather than blame the format.
             foreign = getattr(exc, "sqlite_errorcode", None) == _NOT_A_DATABASE
             problem = None if foreign or "no such table" in str(exc) else integrity_problem(conn)
+            hint = "" if foreign or problem is not None else _empty_hint(conn)
             conn.close()
             if problem is not None:
                 raise ResultsError(_unhealthy(path, problem)) from None
-            raise ResultsError(f"{path} is not a deathangel results database") from None
+            raise ResultsError(f"{path} is not a deathangel results database{hint}") from None
         if meta.get("format") != FORMAT:
             conn.close()
             raise ResultsError(f"{path} is not a deathangel results database")
@@ -477,6 +478,23 @@ class _Transaction:
 
     def __exit__(self, kind: object, *rest: object) -> None:
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _empty_hint(conn: sqlite3.Connection) -> str:
+    """What to add for an SQLite file with no tables at all: most often a copy of a database
+    a run was writing, made without its ``-wal`` file, where SQLite keeps the newest pages
+    (early in a run, the tables themselves) until it moves them into the file."""
+    try:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError:
+        return ""
+    if tables:
+        return ""
+    return (
+        " (an SQLite file with no tables: a copy of a database a run was writing, made without"
+        " its -wal file? Read the live database itself, or copy it with:"
+        ' sqlite3 RUN.db ".backup COPY.db")'
+    )
 
 
 def _unhealthy(path: Path, problem: str) -> str:

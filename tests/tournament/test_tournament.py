@@ -13,6 +13,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,36 @@ def test_resume_plays_only_what_is_missing_and_refuses_another_tournament(
     other = config(games=5, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
     with pytest.raises(ResultsError, match=r"holds a different tournament \(games differ\)"):
         run_tournament(other, db, resume=True, workers=0)
+
+
+def test_a_copy_made_without_its_wal_file_is_refused_with_how_to_copy(tmp_path: Path) -> None:
+    """While a run writes, SQLite keeps the newest pages (early on, the tables themselves) in
+    the ``-wal`` file beside the database: a copy of the database file alone is an SQLite
+    file with no tables, and the refusal says how to copy a live database."""
+    live = tmp_path / "live.db"
+    results = Results.create(live, config(games=1, entry=[{"strategy": "random"}]))
+    try:
+        assert (tmp_path / "live.db-wal").stat().st_size > 0  # the run's pages, not yet moved
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(live.read_bytes())
+        with pytest.raises(ResultsError) as refused:
+            Results.open(copy)
+        assert str(refused.value) == (
+            f"{copy} is not a deathangel results database (an SQLite file with no tables: a"
+            " copy of a database a run was writing, made without its -wal file? Read the live"
+            ' database itself, or copy it with: sqlite3 RUN.db ".backup COPY.db")'
+        )
+        backup = tmp_path / "backup.db"
+        with closing(sqlite3.connect(live)) as src, closing(sqlite3.connect(backup)) as dst:
+            src.backup(dst)
+        Results.open(backup).close()  # the way the message gives reads as the original
+    finally:
+        results.close()
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(ResultsError) as refused:
+        Results.open(other)
+    assert str(refused.value) == f"{other} is not a deathangel results database"
 
 
 def test_a_file_that_is_not_a_results_database_is_refused(tmp_path: Path) -> None:
