@@ -133,7 +133,17 @@ def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(tmp_path: Path)
     path = _file(tmp_path, "rules", 40)
     results = tmp_path / "results.db"
     script = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_play.py")
-    command = [sys.executable, script, str(path), str(results), "-e", "mcts:iterations=8,horizon=1"]
+    # 24 rollouts a decision: the arrivals still to play once two are stored take several
+    # seconds, room for the signal on a loaded machine (at 8 the run once finished first,
+    # with other tests running beside the suite; at 24 it passed with three busy loops).
+    command = [
+        sys.executable,
+        script,
+        str(path),
+        str(results),
+        "-e",
+        "mcts:iterations=24,horizon=1",
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     stored = 0
