@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from pty_kit import as_a_shell_starts_it
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.positions import GamePositions, PositionsConfig, PositionStore, play_into
@@ -133,18 +134,16 @@ def test_ctrl_c_keeps_what_finished_and_the_same_command_goes_on(tmp_path: Path)
     path = _file(tmp_path, "rules", 40)
     results = tmp_path / "results.db"
     script = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "final_play.py")
-    # 24 rollouts a decision: the arrivals still to play once two are stored take several
-    # seconds, room for the signal on a loaded machine (at 8 the run once finished first,
-    # with other tests running beside the suite; at 24 it passed with three busy loops).
-    command = [
-        sys.executable,
-        script,
-        str(path),
-        str(results),
-        "-e",
-        "mcts:iterations=24,horizon=1",
-    ]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [sys.executable, script, str(path), str(results), "-e", "mcts:iterations=8,horizon=1"]
+    # Started as a shell starts a program: a test run launched in the background ignores
+    # SIGINT, its children inherit that, and Python then raises no KeyboardInterrupt.
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_a_shell_starts_it,
+    )
     deadline = time.monotonic() + 120
     stored = 0
     while stored < 2 and time.monotonic() < deadline:
