@@ -1,22 +1,23 @@
 """How many marines a strategy brings to the final location, and how often that wins.
 
-    python docs/examples/final_arrival.py RESULTS.db [ENTRY ...]
+    python docs/examples/final_arrival.py [--players N] [--seeds FIRST-LAST] RESULTS.db [ENTRY ...]
 
 Reads a tournament's stored facts (``deathangel tournament`` stores them unless
-``--no-facts``): for each entry, the solo games that reached the final location, split by the
-marines standing as they arrived (the marines less those slain before, plus those rescued
-before), with how many of those games were won; then the same games split by which final
-location it was (the three ask different things: two Brood Lords slain, blip piles and
-formation cleared, or a launch rolled); and where the marines of all its solo games fell
-(which location, of what). Standard library only: it reads the database and its
+``--no-facts``): for each entry, the games of N players (default 1: solo; only the seeds
+FIRST to LAST with ``--seeds``, to compare databases on the deals they share) that reached
+the final location, split by the marines standing as they arrived (the marines less those
+slain before, plus those rescued before), with how many of those games were won; then the
+same games split by which final location it was (the three ask different things: two Brood
+Lords slain, blip piles and formation cleared, or a launch rolled); and where the marines of
+all those games fell (which location, of what). Standard library only: it reads the database and its
 JSON, nothing is run.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sqlite3
-import sys
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -26,11 +27,13 @@ K = TypeVar("K", int, str)
 
 def standing_on_arrival(facts: dict[str, Any]) -> int | None:
     """Marines standing as the last location was reached (``None``: the game ended before
-    the final location, or it was not solo)."""
+    the final location)."""
     reached = facts["reached"]
-    if len(reached) < 4 or facts["marines"] != 6:
+    # ``reached`` starts with the set-up location, then one entry a location of the deck
+    # (three solo; facts stored without the deck were solo games).
+    final = len(facts.get("deck", ())) or 3
+    if len(reached) <= final:
         return None
-    final = len(reached) - 1
     # A death is [marine, team, where, cause, round] and a rescue [round, where], ``where``
     # indexing ``reached``: those at an earlier location came before the arrival.
     slain = sum(1 for d in facts["deaths"] if d[2] < final)
@@ -38,13 +41,24 @@ def standing_on_arrival(facts: dict[str, Any]) -> int | None:
     return int(facts["marines"]) - slain + rescued
 
 
-def _solo_games(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, Any]]]:
-    """(entry, won, facts) of every solo game of the entries (all entries when none named)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute(
+Seeds = tuple[int, int] | None
+"""The first and last seed of the games to read (``None``: every game)."""
+
+
+def _games(
+    db: str, entries: list[str], players: int = 1, seeds: Seeds = None
+) -> list[tuple[str, bool, dict[str, Any]]]:
+    """(entry, won, facts) of every game of ``players`` of the entries (all entries when
+    none named), of the seeds ``seeds`` only if given."""
+    query = (
         "SELECT g.entry, g.outcome, f.data FROM games g JOIN facts f ON f.game_id = g.id "
-        "WHERE g.players = 1"
-    ).fetchall()
+        "WHERE g.players = ?"
+    )
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    if seeds is None:
+        rows = conn.execute(query, (players,)).fetchall()
+    else:
+        rows = conn.execute(query + " AND g.seed BETWEEN ? AND ?", (players, *seeds)).fetchall()
     conn.close()
     return [
         (entry, outcome == "victory", json.loads(data))
@@ -54,13 +68,17 @@ def _solo_games(db: str, entries: list[str]) -> list[tuple[str, bool, dict[str, 
 
 
 def _split(
-    db: str, entries: list[str], key: Callable[[dict[str, Any], int], K]
+    db: str,
+    entries: list[str],
+    key: Callable[[dict[str, Any], int], K],
+    players: int,
+    seeds: Seeds,
 ) -> dict[str, dict[K, tuple[int, int]]]:
     """Entry → ``key(facts, standing on arrival)`` → (games, games won), over the games that
     reached the final location."""
     games: dict[str, Counter[K]] = {}
     wins: dict[str, Counter[K]] = {}
-    for entry, won, facts in _solo_games(db, entries):
+    for entry, won, facts in _games(db, entries, players, seeds):
         standing = standing_on_arrival(facts)
         if standing is None:
             continue
@@ -73,22 +91,28 @@ def _split(
     }
 
 
-def table(db: str, entries: list[str]) -> dict[str, dict[int, tuple[int, int]]]:
+def table(
+    db: str, entries: list[str], players: int = 1, seeds: Seeds = None
+) -> dict[str, dict[int, tuple[int, int]]]:
     """Entry → marines standing on arrival → (games, games won)."""
-    return _split(db, entries, lambda facts, standing: standing)
+    return _split(db, entries, lambda facts, standing: standing, players, seeds)
 
 
-def by_final(db: str, entries: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
+def by_final(
+    db: str, entries: list[str], players: int = 1, seeds: Seeds = None
+) -> dict[str, dict[str, tuple[int, int]]]:
     """Entry → final location reached → (games, games won)."""
-    return _split(db, entries, lambda facts, standing: str(facts["reached"][-1][0]))
+    return _split(db, entries, lambda facts, standing: str(facts["reached"][-1][0]), players, seeds)
 
 
-def deaths(db: str, entries: list[str]) -> dict[str, Counter[tuple[str, str]]]:
-    """Entry → (where, cause) → marines slain, over all its solo games (arrived or not):
+def deaths(
+    db: str, entries: list[str], players: int = 1, seeds: Seeds = None
+) -> dict[str, Counter[tuple[str, str]]]:
+    """Entry → (where, cause) → marines slain, over all its games (arrived or not):
     where is ``"location N"`` (1: the first after the set-up location, 0: the set-up
     location itself) or ``"final"``; the cause as the tournament's facts word it."""
     out: dict[str, Counter[tuple[str, str]]] = {}
-    for entry, _, facts in _solo_games(db, entries):
+    for entry, _, facts in _games(db, entries, players, seeds):
         final = len(facts["deck"])  # ``reached`` index of the final location
         counts = out.setdefault(entry, Counter())
         for death in facts["deaths"]:
@@ -105,15 +129,29 @@ def _rates(what: str, split: dict[str, dict[K, tuple[int, int]]], align: str = "
             print(f"| `{entry}` | {k} | {n} | {won} | {100 * won / n:.0f}% |")
 
 
-def main() -> None:
-    db, *entries = sys.argv[1:]
-    _rates("standing on arrival", table(db, entries), "---:")
+def _seed_range(text: str) -> tuple[int, int]:
+    first, _, last = text.partition("-")
+    try:
+        return int(first), int(last or first)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not FIRST-LAST: {text!r}") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("db", help="a tournament's results database")
+    parser.add_argument("entries", nargs="*", help="entries to show (default: all)")
+    parser.add_argument("--players", type=int, default=1, help="player count (default 1)")
+    parser.add_argument("--seeds", type=_seed_range, help="only seeds FIRST-LAST")
+    args = parser.parse_args(argv)
+    db, entries, players, seeds = args.db, args.entries, args.players, args.seeds
+    _rates("standing on arrival", table(db, entries, players, seeds), "---:")
     print()
-    _rates("final location", by_final(db, entries))
+    _rates("final location", by_final(db, entries, players, seeds))
     print()
     print("| entry | where | cause | marines slain |")
     print("| --- | --- | --- | ---: |")
-    for entry, counts in deaths(db, entries).items():
+    for entry, counts in deaths(db, entries, players, seeds).items():
         for (where, cause), n in sorted(counts.items()):
             print(f"| `{entry}` | {where} | {cause} | {n} |")
 

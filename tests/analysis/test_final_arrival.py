@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 from example_kit import load_example
 
 REACHED = [["Void Lock - 1 player", 0], ["Black Holds", 3], ["Genetorium", 6], ["Lair", 9]]
@@ -107,3 +108,55 @@ def test_the_marines_slain_by_where_and_what(tmp_path: Path) -> None:
         ("location 1", teleport): 1,
         ("final", front): 1,
     }
+
+
+SIX = [
+    ["Void Lock - 3 or 6 players", 0],
+    ["A", 2],
+    ["B", 4],
+    ["C", 5],
+    ["Toxin Pumping Station", 6],
+]
+"""A 6-player game's path: the set-up location and a deck of four."""
+
+
+def _six(deaths: list[list[Any]], reached: Any = SIX) -> dict[str, Any]:
+    deck = ["A", "B", "C", "Toxin Pumping Station"]
+    return {"reached": reached, "deaths": deaths, "rescues": [], "marines": 12, "deck": deck}
+
+
+def test_a_larger_game_arrives_only_at_the_last_location_of_its_deck(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "CREATE TABLE games (id INTEGER, players INTEGER, seed INTEGER, entry TEXT, outcome TEXT)"
+    )
+    conn.execute("CREATE TABLE facts (game_id INTEGER, data TEXT)")
+    down = [["Leon", "red", 2, "slain by genestealers in front", 5]]
+    at_final = [["Zael", "purple", 4, "slain by genestealers in front", 9]]
+    games = [
+        (1, 6, 100, "victory", _six(down)),  # arrived with 11
+        (2, 6, 101, "defeat", _six(at_final)),  # arrived with 12 (slain at the final)
+        (3, 6, 102, "defeat", _six([], SIX[:4])),  # four reached of five: not arrived
+        (4, 6, 103, "victory", _six([])),  # arrived with 12, but outside --seeds below
+        (5, 1, 100, "victory", _facts([], [])),  # solo: not asked for
+    ]
+    for gid, players, seed, outcome, facts in games:
+        conn.execute("INSERT INTO games VALUES (?, ?, ?, 'mcts', ?)", (gid, players, seed, outcome))
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (gid, json.dumps(facts)))
+    conn.commit()
+    conn.close()
+    script = _script()
+    assert script.table(str(db), [], 6) == {"mcts": {11: (1, 1), 12: (2, 1)}}
+    assert script.table(str(db), [], 6, (100, 102)) == {"mcts": {11: (1, 1), 12: (1, 0)}}
+    assert script.table(str(db), [], 1) == {"mcts": {6: (1, 1)}}
+    assert script.by_final(str(db), [], 6, (100, 102)) == {
+        "mcts": {"Toxin Pumping Station": (2, 1)}
+    }
+
+
+def test_a_seed_range_that_is_not_one_is_refused() -> None:
+    script = _script()
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--seeds", "7000000-x", "results.db"])
+    assert exc.value.code != 0
