@@ -9,8 +9,8 @@ the final location, split by the marines standing as they arrived (the marines l
 slain before, plus those rescued before), with how many of those games were won; then the
 same games split by which final location it was (the three ask different things: two Brood
 Lords slain, blip piles and formation cleared, or a launch rolled); and where the marines of
-all those games fell (which location, of what). Standard library only: it reads the database and its
-JSON, nothing is run.
+all those games fell (which location, of what). Standard library only: it reads the database
+and its JSON, nothing is run.
 """
 
 from __future__ import annotations
