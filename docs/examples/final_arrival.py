@@ -145,13 +145,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=_seed_range, help="only seeds FIRST-LAST")
     args = parser.parse_args(argv)
     db, entries, players, seeds = args.db, args.entries, args.players, args.seeds
-    _rates("standing on arrival", table(db, entries, players, seeds), "---:")
+    try:
+        arrival = table(db, entries, players, seeds)
+        finals = by_final(db, entries, players, seeds)
+        slain = deaths(db, entries, players, seeds)
+    except sqlite3.Error as exc:  # a missing, corrupt or factless file: one line, no trace
+        raise SystemExit(f"final_arrival.py: cannot read {db}: {exc}") from None
+    _rates("standing on arrival", arrival, "---:")
     print()
-    _rates("final location", by_final(db, entries, players, seeds))
+    _rates("final location", finals)
     print()
     print("| entry | where | cause | marines slain |")
     print("| --- | --- | --- | ---: |")
-    for entry, counts in deaths(db, entries, players, seeds).items():
+    for entry, counts in slain.items():
         for (where, cause), n in sorted(counts.items()):
             print(f"| `{entry}` | {where} | {cause} | {n} |")
 

@@ -160,3 +160,16 @@ def test_a_seed_range_that_is_not_one_is_refused() -> None:
     with pytest.raises(SystemExit) as exc:
         script.main(["--seeds", "7000000-x", "results.db"])
     assert exc.value.code != 0
+
+
+def test_a_file_that_is_not_a_results_database_is_refused_in_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.db"
+    plain = tmp_path / "plain.db"
+    sqlite3.connect(plain).close()  # an SQLite file without the tournament's tables
+    for db in (missing, plain):
+        with pytest.raises(SystemExit) as exc:
+            _script().main([str(db)])
+        message = str(exc.value.code)
+        assert message.startswith(f"final_arrival.py: cannot read {db}: ")
+        assert "\n" not in message
+    assert not missing.exists()  # opened read-only: nothing made where nothing was
