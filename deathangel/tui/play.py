@@ -872,7 +872,7 @@ def complete_teams(
         return None
     for seat in chosen:
         if not 1 <= seat <= players:
-            raise DeathAngelError(f"--team names seat {seat}; seats are 1-{players}")
+            raise DeathAngelError(_no_such_seat("--team", seat, players))
     db = db if db is not None else default_database()
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(
@@ -1116,10 +1116,16 @@ def choose_unfinished(console: Console, answers: Answers) -> Path | None:
         console.print(Text(f"Type a number from 1 to {len(games)} (or Enter for the most recent)."))
 
 
+def _no_such_seat(flag: str, seat: int, players: int) -> str:
+    """The one line for a seat the game does not have, naming the option that adds seats."""
+    seats = "seat 1" if players == 1 else f"seats 1-{players}"
+    return f"{flag} names seat {seat}, but a {players}-player game has {seats} (set --players)"
+
+
 def _controllers(players: int, seats: Mapping[int, str]) -> dict[int, str]:
     for seat in seats:
         if not 1 <= seat <= players:
-            raise DeathAngelError(f"--seat names seat {seat}; seats are 1-{players}")
+            raise DeathAngelError(_no_such_seat("--seat", seat, players))
     return {seat: parse_controller(seats.get(seat, HUMAN)) for seat in range(1, players + 1)}
 
 

@@ -444,7 +444,16 @@ def test_bad_options_are_refused_in_one_line(tmp_path: Path) -> None:
         ("play", "-p", "7"): "--players must be between 1 and 6",
         ("play", "--seat", "1=robot"): "a seat is 'human' or 'bot:STRATEGY'",
         ("play", "--seat", "1=bot:nobody"): "unknown strategy 'nobody'",
-        ("play", "--seat", "3=bot:random"): "--seat names seat 3",
+        ("play", "--seat", "3=bot:random"): (
+            "--seat names seat 3, but a 1-player game has seat 1 (set --players)"
+        ),
+        (
+            "play",
+            "-p",
+            "2",
+            "--team",
+            "3=green",
+        ): "--team names seat 3, but a 2-player game has seats 1-2",
         ("play", "-p", "2", "--team", "1=green,pink"): "unknown team 'pink'",
         ("play", "--resume", "x.json", "--seed", "3"): "--seed cannot change a resumed game",
         ("play", "--input", "missing.txt"): "missing.txt: cannot read the answers",
