@@ -142,6 +142,7 @@ class Situation:
         "margin",
         "n",
         "phase_memo",
+        "phase_shared",
         "prompt",
         "seat",
         "st",
@@ -168,28 +169,40 @@ class Situation:
             fixed = _FIXED_SUBJECTS[self.table] = {}
         self._fixed = fixed
         self.phase_memo: dict[str, Any] | None = None
-        """Where this decision's :data:`PHASE_VALUES` are kept for the seat's next team
+        """Where this decision's :data:`SEAT_PHASE_VALUES` are kept for the seat's next team
         (``None``: not a Choose Actions decision over a view that offers a memo)."""
+        self.phase_shared: dict[str, Any] | None = None
+        """Where its :data:`SHARED_PHASE_VALUES` are kept for every seat's next team."""
         # Only the Choose Actions phase's own questions: a card of a plugin that asked a team
         # for an action card at another time could have changed the formation since.
         if decision.kind == CHOOSE_ACTION and st.phase == "choose_actions":
             memo: dict[tuple[int, int | None], dict[str, Any]] | None = getattr(view, "memo", None)
             if memo is not None:
+                shared = memo.get((st.round, _EVERY_SEAT))
+                if shared is None:
+                    shared = memo[st.round, _EVERY_SEAT] = {}
+                else:
+                    self.__dict__.update(shared)
                 kept = memo.get((st.round, self.seat))
                 if kept is None:
                     kept = memo[st.round, self.seat] = {}
                 else:
                     self.__dict__.update(kept)
                 self.phase_memo = kept
+                self.phase_shared = shared
 
     def keep_phase_values(self) -> None:
         """Keep this situation's :data:`PHASE_VALUES` for the next team's Choose Actions
-        decision of the same seat (see :data:`PHASE_VALUES`); nothing without a
-        :attr:`phase_memo` (the rules' hot path tests that first, sparing the call)."""
+        decision: the seat's own for its next team, the others for every seat's (see
+        :data:`PHASE_VALUES`); nothing without a :attr:`phase_memo` (the rules' hot path
+        tests that first, sparing the call)."""
         kept = self.phase_memo
-        if kept is not None:
+        shared = self.phase_shared
+        if kept is not None and shared is not None:
             for name, value in self.__dict__.items():
-                if name in PHASE_VALUES:
+                if name in SHARED_PHASE_VALUES:
+                    shared[name] = value
+                elif name in SEAT_PHASE_VALUES:
                     kept[name] = value
 
     @lazy
@@ -1441,7 +1454,7 @@ class Situation:
 
 
 # fmt: off
-PHASE_VALUES: frozenset[str] = frozenset({
+SHARED_PHASE_VALUES: frozenset[str] = frozenset({
     # the formation and what is beside it
     "row_of", "names", "teams", "ranges", "tokens", "facing", "sizes", "lords",
     "threat_sizes", "attack_sizes", "front", "behind", "front_lords", "behind_lords",
@@ -1450,35 +1463,47 @@ PHASE_VALUES: frozenset[str] = frozenset({
     # chances and dangers worked out from it
     "miss_faces", "stance", "side_chance", "death", "token_gain", "flip_gain",
     "best_token_gain", "max_threat", "total_death",
-    # team sums
+    # team sums (over every team, whoever's it is)
     "team_front", "team_behind", "team_in_range", "team_targets", "team_tokens",
     "team_marines", "team_death", "team_flip_gain", "team_turn_gain", "team_turn_targets",
     "team_activatable", "team_doors",
-    # the piles, the location and the Event pool
-    "counts", "location", "final", "control_panel", "door_tokens", "event_pool", "_pool",
-    "spawn_weight", "mean_spawn_weight", "side_spawns", "next_spawns", "mean_spawns",
-    "front_spawn", "behind_spawn",
-    # the seat's own (the memo is kept per seat)
+    # the piles (a memo's view counts them from its own game, the same for every seat)
+    # and the location
+    "counts", "location", "final", "control_panel", "door_tokens",
+})
+SEAT_PHASE_VALUES: frozenset[str] = frozenset({
+    # what the seat may know of the next Event: the card it saw on top (Forward Scouting)
+    # and an Instinct Event hidden from all but the current player (``event_id``)
+    "event_pool", "_pool", "spawn_weight", "mean_spawn_weight", "side_spawns",
+    "next_spawns", "mean_spawns", "front_spawn", "behind_spawn",
+    # the seat's own teams, marines and cards (the card values read them)
     "my_teams", "mine", "artefact", "_cards",
 })
 # fmt: on
-"""Values one Choose Actions phase's decisions of one seat share, in a search's rollouts.
+PHASE_VALUES: frozenset[str] = SHARED_PHASE_VALUES | SEAT_PHASE_VALUES
+"""Values one Choose Actions phase's decisions share, in a search's rollouts.
 
 Between two teams' Choose Actions questions the engine changes nothing but ``chosen``
 (``engine/phases/choose.py``: abilities are only asked which cards are barred), so a value
 that reads the formation, the piles, the location, the lasting effects and the seat — not
 the decision's options, prompt or ``chosen`` — is the same for every team of the seat in
-that phase. A view that offers a ``memo`` dict (the search's view of its own game, made per
-rollout, whose state only its engine changes) gets them computed once per phase and seat;
-an observation has none, and its situations compute everything. Measured: 4.8% fewer
-instructions for six searched solo decisions (150 rollouts each), the same choices: the
-later teams no longer work out the formation's dangers, reach and spawns (each card's own
-values, ``_cards``, stay their team's: another team's cards are other cards). A value not
-listed here is computed afresh by every decision (``chosen_kinds``, ``source``, ``scouted``,
-``moved_swarm``...);
-the spawn values read ``scouted``, whose reading of the prompt (Forward Scouting's question)
-never matches a Choose Actions prompt, so they are the seat's alike;
+that phase, and one that does not read the seat either (:data:`SHARED_PHASE_VALUES`) is the
+same for every team of every seat; those that read what the seat alone may know or holds
+are :data:`SEAT_PHASE_VALUES`. A view that offers a ``memo`` dict (the search's view of its
+own game, made per rollout, whose state only its engine changes) gets them computed once
+per phase (and seat); an observation has none, and its situations compute everything.
+Measured: within a seat, 4.8% fewer instructions for six searched solo decisions (150
+rollouts each), the same choices: the later teams no longer work out the formation's
+dangers, reach and spawns (each card's own values, ``_cards``, stay their team's: another
+team's cards are other cards). Shared by every seat: at 4–6 players, where a seat has one
+team and so nothing was shared before, see docs/performance.md. A value not listed here is
+computed afresh by every decision (``chosen_kinds``, ``source``, ``scouted``,
+``moved_swarm``...); the spawn values read ``scouted``, whose reading of the prompt (Forward
+Scouting's question) never matches a Choose Actions prompt, so they are the seat's alike;
 ``tests/players/rules/test_caches.py`` checks every listed one against a fresh computation."""
+
+_EVERY_SEAT = 0
+"""The memo's key for :data:`SHARED_PHASE_VALUES` beside the seats' own (seats count from 1)."""
 
 
 # Caches across decisions, keyed by the table *object* (hashed and compared by identity): an

@@ -15,7 +15,9 @@ Two ways to use it:
   only hidden piles' sizes, never their cards, so it is honest on either. A search's view may
   also offer ``memo``, a dict in which the rules keep what a Choose Actions phase's team
   decisions share (:data:`~deathangel.players.rules.features.PHASE_VALUES`): only a view
-  whose state nothing but its own game's engine changes, made anew for each game it views.
+  whose state nothing but its own game's engine changes, made anew for each game it views,
+  and whose ``counts`` are the same whichever seat it is set to (some values are shared by
+  every seat's teams).
 """
 
 from __future__ import annotations

@@ -128,10 +128,12 @@ def test_a_marine_option_follows_his_row() -> None:
 
 
 # -- values one Choose Actions phase shares --------------------------------------------------------
-# In a search's rollouts the teams of one seat share the PHASE_VALUES of their Choose Actions
-# phase (the search's view offers a memo). Exact only if none of them reads the decision, the
-# prompt or the cards already chosen: every listed value kept from one team's decision must
-# equal the value worked out afresh for the next team's, and so must every score.
+# In a search's rollouts the teams of one Choose Actions phase share its PHASE_VALUES (the
+# search's view offers a memo): the SHARED ones with every seat's later teams, the SEAT ones
+# with the same seat's. Exact only if none of them reads the decision, the prompt or the cards
+# already chosen, and no shared one reads the seat: every value kept from earlier teams'
+# decisions must equal the value worked out afresh for the next team's, and so must every
+# score.
 
 
 def _fresh(game: Game, seat: int, decision: Decision) -> Situation:
@@ -155,17 +157,24 @@ def _every_phase_value(situation: Situation, decision: Decision) -> None:
 def test_a_choose_actions_phase_shares_only_values_every_team_would_compute() -> None:
     ruleset = RuleSet.load("default")
     db = default_database()
-    compared = teams_after_the_first = 0
-    for players, seed in [(1, s) for s in range(20, 26)] + [(2, 26), (2, 27), (3, 28), (6, 29)]:
+    compared = teams_after_the_first = other_seats = 0
+    games = [(1, s) for s in range(20, 26)] + [(2, 26), (2, 27), (3, 28), (6, 29)]
+    games += [(4, 31), (5, 32), (6, 33)]
+    for players, seed in games:
         game = Game(GameConfig(players, seed=seed), db=db, checkpoints=False, forward=False)
         view = _GameView(game.state, game.table)
         rng = random.Random(seed)
         while (decision := game.decision) is not None:
             view.seat = decision.seat
             if decision.kind == CHOOSE_ACTION:
-                kept = view.memo.get((game.state.round, decision.seat), {})
+                at = game.state.round
+                shared = view.memo.get((at, features._EVERY_SEAT), {})
+                own = view.memo.get((at, decision.seat), {})
+                assert not shared.keys() & own.keys()
+                kept = shared | own
                 fresh = _fresh(game, decision.seat, decision)
                 teams_after_the_first += bool(kept)
+                other_seats += bool(shared) and not own
                 for name, value in kept.items():
                     if name == "_cards":
                         for card, values in value.items():
@@ -181,8 +190,10 @@ def test_a_choose_actions_phase_shares_only_values_every_team_would_compute() ->
                 _every_phase_value(shared, decision)
                 shared.keep_phase_values()
             game.push(ruleset.choose(view, decision, rng))
-    # Enough later teams (a seat's second and third, in every round) for a wrong entry to show.
+    # Enough later teams (a seat's second and third, in every round; at 2-6 players another
+    # seat's first, which finds only the shared values) for a wrong entry to show.
     assert teams_after_the_first > 120
+    assert other_seats > 60
     assert compared > 120 * len(features.PHASE_VALUES)
 
 
@@ -210,9 +221,39 @@ def test_an_action_card_asked_after_the_phase_is_worked_out_afresh() -> None:
     first = Situation(view, decision)
     _every_phase_value(first, decision)
     first.keep_phase_values()
-    assert "facing" in view.memo[game.state.round, decision.seat]
+    assert "facing" in view.memo[game.state.round, features._EVERY_SEAT]
     game.state.phase = "resolve_actions"
     marine = game.state.formation[0].marine
     marine.facing = 1 - marine.facing
     later = Situation(view, decision)
     assert later.facing[0] != first.facing[0]
+
+
+def test_what_one_seat_saw_on_top_of_the_event_deck_is_not_shared() -> None:
+    """Forward Scouting shows one seat the top Event card: the spawns it expects from that
+    card are its own, and another seat's team in the same phase expects the deck's."""
+    db = default_database()
+    game = Game(GameConfig(2, seed=34), db=db, checkpoints=False, forward=False)
+    st = game.state
+    view = _GameView(st, game.table)
+    decision = game.decision
+    assert decision is not None and decision.kind == CHOOSE_ACTION and decision.seat == 1
+    # The top card seen by seat 1: one whose spawns differ from the deck's average.
+    st.scouted = (1, st.event_deck[-1])
+    view.seat = 1
+    first = Situation(view, decision)
+    _every_phase_value(first, decision)
+    first.keep_phase_values()
+    rng = random.Random(34)
+    ruleset = RuleSet.load("default")
+    while decision.seat == 1:
+        game.push(ruleset.choose(view, decision, rng))
+        decision = game.decision
+        assert decision is not None and decision.kind == CHOOSE_ACTION
+    view.seat = 2
+    second = Situation(view, decision)
+    fresh = _fresh(game, 2, decision)
+    assert first.scouted and not fresh.scouted
+    for name in ("spawn_weight", "side_spawns", "next_spawns", "front_spawn", "behind_spawn"):
+        assert getattr(second, name) == getattr(fresh, name), name
+    assert first.spawn_weight != fresh.spawn_weight  # the test could tell them apart
