@@ -1,7 +1,7 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
     python work.py KIND N      KIND: games, games4, games6, clone, noclone, determinize, mcts,
-                               mcts1, mcts46, rules
+                               mcts1, mcts46 (or mcts23...), rules
 
 (``noclone`` plays the games ``clone`` clones in, without the clones: the difference of the
 two is the clones' own work.)
@@ -70,14 +70,15 @@ elif kind == "determinize":
     for i in range(n):
         determinize(pool[i % len(pool)], rng)
     print("determinize", n, len(pool))
-elif kind in ("mcts", "mcts1", "mcts46"):
+elif kind in ("mcts", "mcts1") or (kind[:4] == "mcts" and kind[4:].isdigit() and len(kind) == 6):
     # ``mcts1``: rollouts of one round, the default before issue 20 made it two, so an engine
     # from before then is timed at the same work. ``mcts46``: the default's rollouts on the
-    # positions of 4- to 6-player games, where each seat has one team.
+    # positions of 4- to 6-player games (where each seat has one team); ``mcts23`` of 2 and 3.
     from deathangel.players.search.mcts import mcts
     from deathangel.players.seeds import bot_seed
 
-    counts = (4, 5, 6) if kind == "mcts46" else (1, 2)
+    low, high = (int(kind[4]), int(kind[5])) if len(kind) == 6 else (1, 2)
+    counts = range(low, high + 1)
     pool = [o for o in b.observation_pool(step=5, games=1) if len(o.state.seats) in counts]
     picks = []
     # The hand-made progress value, which every engine this is run against searched with by
