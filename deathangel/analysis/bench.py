@@ -27,7 +27,7 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import field, frozen
@@ -286,28 +286,36 @@ def measure_determinize(budget: Budget) -> Mapping[str, Sample]:
     return {"determinizations_per_s": Sample(n, spent, problems)}
 
 
-def measure_search(budget: Budget) -> Mapping[str, Sample]:
+def measure_search(
+    counts: Sequence[int] = (1, 2), figure: str = "search_iterations_per_s"
+) -> Callable[[Budget], Mapping[str, Sample]]:
     """The ``mcts`` strategy as a seat gets it (``SEARCH_ITERATIONS`` rollouts, its default
-    rules policy) choosing at every fifth decision of solo and 2-player random-bot games, in
-    turn: rollouts per CPU second of its thinking. A choice that is not one of the options
-    is a problem."""
-    from deathangel.players.search.mcts import mcts
+    rules policy) choosing at every fifth decision of random-bot games of ``counts`` players,
+    in turn: rollouts per CPU second of its thinking. A choice that is not one of the options
+    is a problem. Solo and 2-player positions make the figure the issue's goal was set on;
+    4–6 player ones, where a seat has one team and a rollout asks twice the rules
+    decisions, are a figure of their own."""
 
-    pool = [o for o in observation_pool(step=5, games=1) if len(o.state.seats) <= 2]
-    n = problems = iterations = 0
-    spent = 0.0
-    while budget.more(iterations, spent):
-        obs = pool[n % len(pool)]
-        decision = obs.decision
-        assert decision is not None and obs.seat is not None
-        player = mcts(bot_seed(BENCH_BOT_KEY, n, obs.seat), SEARCH_ITERATIONS)
-        start = _cpu()
-        choice = player.choose(obs, decision)
-        spent += _cpu() - start
-        problems += choice not in decision.options
-        iterations += player.stats.iterations
-        n += 1
-    return {"search_iterations_per_s": Sample(iterations, spent, problems)}
+    def measure(budget: Budget) -> Mapping[str, Sample]:
+        from deathangel.players.search.mcts import mcts
+
+        pool = [o for o in observation_pool(step=5, games=1) if len(o.state.seats) in counts]
+        n = problems = iterations = 0
+        spent = 0.0
+        while budget.more(iterations, spent):
+            obs = pool[n % len(pool)]
+            decision = obs.decision
+            assert decision is not None and obs.seat is not None
+            player = mcts(bot_seed(BENCH_BOT_KEY, n, obs.seat), SEARCH_ITERATIONS)
+            start = _cpu()
+            choice = player.choose(obs, decision)
+            spent += _cpu() - start
+            problems += choice not in decision.options
+            iterations += player.stats.iterations
+            n += 1
+        return {figure: Sample(iterations, spent, problems)}
+
+    return measure
 
 
 GROUPS: dict[str, Group] = {}
@@ -356,7 +364,15 @@ add_group(
         "search",
         f"mcts search ({SEARCH_ITERATIONS} rollouts a decision), solo and 2-player positions",
         (FigureSpec("search_iterations_per_s", "iterations/s", "rollouts"),),
-        measure_search,
+        measure_search(),
+    )
+)
+add_group(
+    Group(
+        "search_46p",
+        f"mcts search ({SEARCH_ITERATIONS} rollouts a decision), 4- to 6-player positions",
+        (FigureSpec("search_iterations_per_s_46p", "iterations/s", "rollouts"),),
+        measure_search((4, 5, 6), "search_iterations_per_s_46p"),
     )
 )
 

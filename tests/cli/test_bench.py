@@ -43,6 +43,7 @@ FIGURES = [
     "clones_per_s_mid_round",
     "determinizations_per_s",
     "search_iterations_per_s",
+    "search_iterations_per_s_46p",
     "env_steps_per_s_1p",
     "env_steps_per_s_4p",
 ]
