@@ -92,6 +92,8 @@ elif kind in ("mcts", "mcts1") or (kind[:4] == "mcts" and kind[4:].isdigit() and
     for i in range(n):
         obs = pool[i % len(pool)]
         seed = bot_seed(KEY, i, obs.seat)
-        p = mcts(seed, 60, horizon=1, **extra) if kind == "mcts1" else mcts(seed, 60, **extra)
+        # Two rounds named, not left to the default, so an engine whose default was one
+        # round (before issue 20) does the same work.
+        p = mcts(seed, 60, horizon=1 if kind == "mcts1" else 2, **extra)
         picks.append(p.choose(obs, obs.decision))
     print(kind, n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
