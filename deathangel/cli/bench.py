@@ -134,8 +134,14 @@ def bench_cli(
     saved = None
     if compare is not None:
         try:
-            saved = saved_figures(json.loads(compare.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+            text = compare.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DeathAngelError(f"{compare}: cannot read it: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise DeathAngelError(f"{compare}: not a saved bench run (not text)") from None
+        try:
+            saved = saved_figures(json.loads(text))
+        except (json.JSONDecodeError, ValueError) as exc:
             raise DeathAngelError(f"{compare}: {exc}") from None
     report = _run(budget, repeats, only, as_json)
     if as_json:

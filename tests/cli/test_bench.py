@@ -155,7 +155,10 @@ def _report_from(data: dict[str, object]) -> BenchReport:
         (("--repeats", "0"), "error: --repeats must be at least 1, not 0"),
         (("--only", "warp"), "error: no figure group 'warp'; groups are "),
         (("--profile", "warp"), "error: no figure group 'warp'; groups are "),
-        (("--compare", "/nonexistent/run.json"), "error: /nonexistent/run.json: "),
+        (
+            ("--compare", "/nonexistent/run.json"),
+            "error: /nonexistent/run.json: cannot read it: No such file or directory",
+        ),
     ],
 )
 def test_bench_refuses_bad_options_in_one_line(args: tuple[str, ...], message: str) -> None:
@@ -164,6 +167,14 @@ def test_bench_refuses_bad_options_in_one_line(args: tuple[str, ...], message: s
     assert result.stderr.startswith(message), result.stderr
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_file_that_is_not_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_bytes(b"\xff\xfe\x00\x81 not a bench run")
+    result = run("--compare", str(path), "--only", "games_1p", "--work", "1", "-r", "1")
+    assert result.returncode != 0
+    assert result.stderr == f"error: {path}: not a saved bench run (not text)\n"
 
 
 def test_a_file_that_is_not_a_saved_run_is_refused(tmp_path: Path) -> None:
