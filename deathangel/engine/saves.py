@@ -135,7 +135,9 @@ def read_save_file(path: str | Path) -> dict[str, Any]:
     """
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except OSError as exc:  # the reason in words: the path is named once, at the front
+        raise SaveFileError(f"{path}: cannot read save file: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SaveFileError(f"{path}: cannot read save file: {exc}") from None
     if not isinstance(data, dict):
         raise SaveFileError(f"{path}: not a deathangel save file")

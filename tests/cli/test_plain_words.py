@@ -20,7 +20,7 @@ from deathangel.tui.play import load_game
 
 BASE = base_card_dir()
 REPO = Path(__file__).resolve().parents[2]
-INTERNAL = ("Traceback", "KeyError", "TypeError", "ValueError", "Option(", "<", "{'")
+INTERNAL = ("Traceback", "KeyError", "TypeError", "ValueError", "Option(", "<", "{'", "[Errno")
 
 
 def run(*args: str | Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -103,6 +103,14 @@ def test_a_broken_save_is_one_line_at_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     error = one_line_error(run("play", "--resume", "bad.json", cwd=tmp_path))
     assert error == 'error: bad.json: config.players must be a whole number, not "two"'
+
+
+@pytest.mark.parametrize("command", [("play", "--resume"), ("replay",)])
+def test_a_missing_save_is_named_once_with_the_reason_in_words(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    error = one_line_error(run(*command, "missing.json", cwd=tmp_path))
+    assert error == "error: missing.json: cannot read save file: No such file or directory"
 
 
 def test_a_negative_handicap_is_refused_in_words(tmp_path: Path) -> None:
