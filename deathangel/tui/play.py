@@ -1134,7 +1134,10 @@ def answers_for(console: Console, input_file: str | Path | None, stdin: TextIO) 
     if input_file is not None:
         try:
             text = Path(input_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise DeathAngelError(f"{input_file}: cannot read the answers: {reason}") from None
+        except UnicodeDecodeError as exc:
             raise DeathAngelError(f"{input_file}: cannot read the answers: {exc}") from None
         return ScriptedAnswers(text.splitlines(), console, str(input_file))
     if stdin.isatty():
