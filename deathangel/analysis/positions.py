@@ -190,6 +190,8 @@ class PositionStore:
         :raises PositionsError: naming the file, and the field that differs.
         """
         path = Path(path)
+        if path.is_dir():
+            raise PositionsError(f"{path}: is a folder, not a positions file")
         if not path.exists():
             if config is None:
                 raise PositionsError(f"{path}: no such positions file")

@@ -216,6 +216,8 @@ class Results:
         :raises ResultsError: for a missing file, or one that is not a results database.
         """
         path = Path(path)
+        if path.is_dir():
+            raise ResultsError(f"{path}: is a folder, not a results database")
         if not path.is_file():
             raise ResultsError(f"{path}: no such results database")
         conn = sqlite3.connect(path, isolation_level=None, timeout=30)

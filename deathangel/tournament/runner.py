@@ -239,13 +239,16 @@ def open_results(path: str | Path, config: TournamentConfig, *, resume: bool) ->
     """The results database to play ``config`` into: a new one, or with ``resume`` the one
     that holds this same tournament (a missing one is started)."""
     path = Path(path)
+    if path.is_dir():
+        raise DeathAngelError(f"{path}: is a folder; name a database file for --db")
     if path.exists():
+        results = Results.open(path)  # a file that is not a results database says so
         if not resume:
+            results.close()
             raise DeathAngelError(
                 f"{path} already holds a tournament; add --resume to go on with it, "
                 "or choose another --db"
             )
-        results = Results.open(path)
         try:
             results.check_same(config)
         except DeathAngelError:

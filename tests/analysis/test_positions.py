@@ -173,6 +173,11 @@ def test_corrupt_files_are_one_line(tmp_path: Path) -> None:
     junk.write_bytes(b"not a database at all" * 100)
     with pytest.raises(PositionsError, match=r"junk\.db: not a positions file"):
         PositionStore.open(junk)
+    # A folder, to read or to fill: named for what it is, nothing made in it.
+    for config in (None, PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)):
+        with pytest.raises(PositionsError, match="is a folder, not a positions file"):
+            PositionStore.open(tmp_path, config)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["junk.db"]
     path = tmp_path / "p.db"
     with PositionStore.open(path, PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)) as s:
         play_into(s)

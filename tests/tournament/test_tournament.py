@@ -227,9 +227,18 @@ def test_a_file_that_is_not_a_results_database_is_refused(tmp_path: Path) -> Non
         Results.open(other)
     with pytest.raises(ResultsError, match="no such results database"):
         Results.open(tmp_path / "missing.db")
+    with pytest.raises(ResultsError, match="is a folder, not a results database"):
+        Results.open(tmp_path)
     cfg = config(games=1, entry=[{"strategy": "random"}])
     with pytest.raises(ResultsError, match=r"the folder .*nowhere does not exist"):
         run_tournament(cfg, tmp_path / "nowhere" / "r.db", workers=0)
+    # Given as --db, with or without --resume: named for what it is, and left as it was.
+    for resume in (False, True):
+        with pytest.raises(ResultsError, match=r"notes\.db is not a deathangel results database"):
+            run_tournament(cfg, text, resume=resume, workers=0)
+        with pytest.raises(DeathAngelError, match="is a folder; name a database file for --db"):
+            run_tournament(cfg, tmp_path, resume=resume, workers=0)
+    assert text.read_text(encoding="utf-8") == "not a database\n"
 
 
 def test_the_plan_covers_exactly_the_missing_games_in_index_order() -> None:
