@@ -360,4 +360,8 @@ def read_scenario_file(path: str | Path) -> Scenario:
         raise ScenarioError(f"{name}: cannot read scenario file: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{name}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # tomllib decodes the bytes itself, before parsing
+        raise ScenarioError(
+            f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start}); a scenario file is TOML"
+        ) from None
     return parse_scenario(data, name)

@@ -351,6 +351,18 @@ def test_missing_file_is_a_scenario_error(tmp_path: Path) -> None:
         load_scenario(tmp_path / "nowhere.toml")
 
 
+def test_a_file_that_is_not_text_is_one_line_at_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "photo.toml"
+    path.write_bytes(b"\xff\xd8\xff\xe0 a picture, not a scenario")
+    for command in (("scenario", "check"), ("odds",)):
+        result = run_cli(*command, str(path))
+        assert result.returncode == 1, result.stderr
+        assert result.stderr == (
+            f"error: {path}: not UTF-8 text (invalid start byte at byte 0); "
+            "a scenario file is TOML\n"
+        )
+
+
 # -- the command ---------------------------------------------------------------------------------
 
 
