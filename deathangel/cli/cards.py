@@ -140,7 +140,17 @@ def validate_cards(
     :raises CardDataError: naming file, card and field of the first problem.
     """
     db = _load(dirs, with_, paths)
-    return _own_counts(paths) if paths else db.counts()
+    if not paths:
+        return db.counts()
+    counts = _own_counts(paths)
+    if not counts:
+        # Valid TOML with no card table in it: nothing was checked, which a modder should hear.
+        named = ", ".join(str(p) for p in paths)
+        raise CardDataError(
+            f"{named}: no cards in {'it' if len(paths) == 1 else 'them'} "
+            "(a card is a [[team]], [[event]], [[location]]... table)"
+        )
+    return counts
 
 
 def _own_counts(paths: Sequence[Path]) -> dict[str, int]:

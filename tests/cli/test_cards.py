@@ -107,6 +107,18 @@ def test_validate_broken_toml_fails_with_line(tmp_path: Path) -> None:
     )
 
 
+def test_validate_a_file_without_cards_says_so(tmp_path: Path) -> None:
+    empty = tmp_path / "expansion.toml"
+    empty.write_text("# cards to come\n", encoding="utf-8")
+    result = run("cards", "validate", str(empty))
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"error: {empty}: no cards in it (a card is a [[team]], [[event]], [[location]]... table)\n"
+    )
+    as_json = run("cards", "validate", str(empty), "--json")
+    assert as_json.returncode == 1 and "no cards in it" in json.loads(as_json.stdout)["error"]
+
+
 def test_validate_missing_dir_fails(tmp_path: Path) -> None:
     result = run("cards", "validate", "--dir", str(tmp_path / "nowhere"))
     assert result.returncode != 0
