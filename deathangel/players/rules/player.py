@@ -119,6 +119,13 @@ class RuleSet:
             exec(compile("\n".join(lines), f"<rules {kind}>", "exec"), namespace)
             self.scorers[kind] = namespace["score"]
             self.rule_counts[kind] = len(rules)
+        if not any(self.rule_counts.values()):
+            # Every choice would be the fallback's: an empty file or the wrong one, most
+            # likely (the `random` and `first` strategies play that way on purpose).
+            raise RuleFileError(
+                f"{self.path}: no rules in it: write a rule as a [[KIND]] table (e.g. "
+                '[[attack]]), or extends = "default"'
+            )
 
     @staticmethod
     def _compile_rules(compiler: Compiler, rules: Sequence[RawRule]) -> list[str]:

@@ -189,6 +189,16 @@ def test_the_shipped_rule_set_is_found_by_name() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
+        (
+            "",
+            "{path}: no rules in it: write a rule as a [[KIND]] table (e.g. [[attack]]), or "
+            'extends = "default"',
+        ),
+        (
+            'fallback = "first"\n[let]\nx = "1"\n',
+            "{path}: no rules in it: write a rule as a [[KIND]] table (e.g. [[attack]]), or "
+            'extends = "default"',
+        ),
         ("[[attack]]\nscore = = 1\n", "{path}:2:9: not valid TOML: Invalid value"),
         (
             "[[attack]]\nscore = 1\nif = 'front >",
