@@ -177,8 +177,19 @@ class MctsPlayer:
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if seconds < 0:
+        if not seconds >= 0:  # NaN too
             raise ValueError(f"seconds must be 0 (no cap) or more, not {seconds}")
+        for name, number in (
+            ("exploration", exploration),
+            ("margin", margin),
+            ("confidence", confidence),
+        ):
+            # NaN compares false with everything: a NaN margin would never let the search
+            # overrule its policy, and nobody would be told.
+            if not math.isfinite(number):
+                raise ValueError(f"{name} must be a finite number, not {number}")
+        if exploration < 0:
+            raise ValueError(f"exploration must be 0 or more, not {exploration}")
         if horizon < 0:
             raise ValueError(f"horizon must be 0 (to the end) or a number of rounds, not {horizon}")
         if depth < 1:
@@ -627,8 +638,8 @@ def mcts(
     :param joint: action cards searched together: this team's and the seat's next teams' in
         the same phase (every combination, on the same deals); 1: one team at a time
     """
-    if standing < 0:
-        raise ValueError(f"standing must be 0 or more, not {standing}")
+    if not 0 <= standing < math.inf:  # NaN too
+        raise ValueError(f"standing must be 0 or more (finite), not {standing}")
     own = policy_named(policy)
     weights = evolve(DEFAULT_WEIGHTS, standing=standing)
     return MctsPlayer(

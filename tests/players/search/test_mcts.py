@@ -294,6 +294,13 @@ def test_a_brood_lord_makes_the_same_face_a_kill_worth_searching() -> None:
         ("mcts:horizon=-1", "horizon must be"),
         ("mcts:policy=oracle", "policy: oracle: no such rule file"),
         ("mcts:iterations=many", "takes an int"),
+        ("mcts:exploration=nan", "exploration must be a finite number, not nan"),
+        ("mcts:exploration=-0.5", "exploration must be 0 or more, not -0.5"),
+        ("mcts:margin=inf", "margin must be a finite number, not inf"),
+        ("mcts:confidence=nan", "confidence must be a finite number, not nan"),
+        ("mcts:seconds=nan", r"seconds must be 0 \(no cap\) or more, not nan"),
+        ("mcts:standing=nan", r"standing must be 0 or more \(finite\), not nan"),
+        ("mcts:standing=inf", r"standing must be 0 or more \(finite\), not inf"),
     ],
 )
 def test_bad_parameters_are_refused_with_a_message(spec: str, message: str) -> None:
