@@ -97,6 +97,7 @@ def fit_cli(
     from deathangel.analysis.valuefit import fit, play_positions
     from deathangel.players.search.model import ValueModel
 
+    _check_out(out)
     widths = _widths(hidden)
     if learning_rate <= 0:
         raise DeathAngelError(f"--learning-rate must be above 0, not {learning_rate}")
@@ -138,7 +139,10 @@ def fit_cli(
         exclude=exclude or (),
         folds=folds,
     )
-    model.save(out)
+    try:
+        model.save(out)
+    except OSError as exc:
+        raise DeathAngelError(f"{out}: cannot write the model: {exc.strerror or exc}") from None
     if folds > 1:
         typer.echo(f"model: {model.about}")  # what the folds chose, with their losses
     for line in comparison(test, model.chance, holdout_seed, holdout):
@@ -315,6 +319,14 @@ def _counts(text: str) -> list[int]:
     if not counts or any(not 1 <= c <= 6 for c in counts):
         raise DeathAngelError(f"--players counts are from 1 to 6, not {text!r}")
     return counts
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before a fit's minutes of work, a ``--out`` the model could not be written to."""
+    if out.is_dir():
+        raise DeathAngelError(f"{out}: is a folder; name a file for --out")
+    if not out.parent.is_dir():
+        raise DeathAngelError(f"{out}: the folder {out.parent} does not exist")
 
 
 def _widths(text: str) -> tuple[int, ...]:

@@ -365,3 +365,27 @@ def test_cross_validation_fits_a_start_the_games_can_correct() -> None:
 def test_more_folds_than_games_is_one_line() -> None:
     with pytest.raises(DeathAngelError, match="5 folds need at least 5 games, not 3"):
         fit(_even_pairs(3, 1), start=_logistic(0.0, 0.0), folds=5)
+
+
+def test_a_fit_whose_model_could_not_be_written_is_refused_before_it_plays(
+    tmp_path: Path,
+) -> None:
+    """``--out`` is checked first: a folder, or a file in a folder that does not exist, is
+    one line before any game is played (not a traceback after the fit, the work lost)."""
+    cases = {
+        tmp_path: f"error: {tmp_path}: is a folder; name a file for --out\n",
+        tmp_path / "nowhere" / "m.json": (
+            f"error: {tmp_path / 'nowhere' / 'm.json'}: the folder {tmp_path / 'nowhere'} "
+            "does not exist\n"
+        ),
+    }
+    for out, message in cases.items():
+        result = subprocess.run(
+            [*(sys.executable, "-m", "deathangel", "value", "fit"), "--out", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 1
+        assert result.stderr == message
+    assert [p.name for p in tmp_path.iterdir()] == []
