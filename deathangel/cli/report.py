@@ -84,6 +84,10 @@ def with_pairs_against(report: Report, results: Results, against: Path) -> Repor
     from deathangel.tournament.report import pairs_against
     from deathangel.tournament.results import Results
 
+    if against.exists() and results.path.exists() and against.samefile(results.path):
+        raise DeathAngelError(
+            f"--against {against}: is the database being reported; pair it with another"
+        )
     with Results.open(against) as other:
         other.check_health()
         lines, words = pairs_against(results, other)

@@ -110,6 +110,13 @@ def test_the_cli_pairs_and_refuses_in_one_line(runs: dict[str, Path], tmp_path: 
     assert missing.stderr.strip().splitlines() == [
         f"error: {tmp_path / 'none.db'}: no such results database"
     ]
+    # The same file under another name pairs every game with itself: refused.
+    itself = report(str(runs["new"]), "--against", str(runs["new"].parent / "." / "new.db"))
+    assert itself.returncode == 1
+    assert itself.stderr == (
+        f"error: --against {runs['new'].parent / '.' / 'new.db'}: is the database being "
+        "reported; pair it with another\n"
+    )
 
 
 def test_other_variants_are_refused(runs: dict[str, Path], tmp_path: Path) -> None:
