@@ -9,6 +9,7 @@ is refused in one line (exit 1) and left untouched.
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -66,7 +67,7 @@ def replay_cli(
     from deathangel.tui.replay import replay, replay_tournament_game
     from deathangel.tui.style import terminal_console
 
-    if speed is not None and speed < 0:
+    if speed is not None and not 0 <= speed < math.inf:  # NaN too
         raise DeathAngelError(f"--speed must be 0 or more seconds, not {speed}")
     console = terminal_console()
     steps = TerminalAnswers(console) if sys.stdin.isatty() else ScriptedAnswers(sys.stdin, console)

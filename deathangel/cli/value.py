@@ -7,6 +7,7 @@ hand-made progress value and the model — by log-loss, Brier score and calibrat
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -99,8 +100,8 @@ def fit_cli(
 
     _check_out(out)
     widths = _widths(hidden)
-    if learning_rate <= 0:
-        raise DeathAngelError(f"--learning-rate must be above 0, not {learning_rate}")
+    if not 0 < learning_rate < math.inf:  # NaN too: it would fit a model of NaN weights
+        raise DeathAngelError(f"--learning-rate must be above 0 (finite), not {learning_rate}")
     if folds < 1:
         raise DeathAngelError(f"--folds must be 1 or more, not {folds}")
     begun = ValueModel.load(start) if start is not None else None

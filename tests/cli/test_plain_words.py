@@ -113,6 +113,25 @@ def test_a_missing_save_is_named_once_with_the_reason_in_words(
     assert error == "error: missing.json: cannot read save file: No such file or directory"
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("replay", "x.json", "--speed", "nan"), "--speed must be 0 or more seconds, not nan"),
+        (("replay", "x.json", "--speed", "inf"), "--speed must be 0 or more seconds, not inf"),
+        (
+            ("value", "fit", "--learning-rate", "nan", "--out", "m.json"),
+            "--learning-rate must be above 0 (finite), not nan",
+        ),
+    ],
+)
+def test_a_number_that_is_not_one_is_refused_in_words(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    """NaN passes every "less than" test: each number is checked for what it must be."""
+    assert one_line_error(run(*args, cwd=tmp_path)) == f"error: {message}"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_negative_handicap_is_refused_in_words(tmp_path: Path) -> None:
     error = one_line_error(run("play", "--handicap", "-1", cwd=tmp_path))
     assert error == "error: --handicap must be 0 or more support tokens, not -1"
