@@ -286,11 +286,15 @@ def _dimension(name: str, value: Any, path: Path, let: bool) -> Dimension:
         not isinstance(bounds, list)
         or len(bounds) != 2
         or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds)
+        or not all(math.isfinite(b) for b in bounds)  # TOML has nan and inf
         or bounds[0] >= bounds[1]
         or (kind == "int" and not all(isinstance(b, int) for b in bounds))
         or (log and bounds[0] <= 0)
     ):
-        raise TuneError(f"{where}: {kind} = [LOW, HIGH] with LOW < HIGH (and LOW > 0 with log)")
+        raise TuneError(
+            f"{where}: {kind} = [LOW, HIGH], two finite numbers with LOW < HIGH "
+            "(and LOW > 0 with log)"
+        )
     return Dimension(name, kind, float(bounds[0]), float(bounds[1]), log=log, let=let)
 
 

@@ -160,7 +160,17 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
 @pytest.mark.parametrize(
     ("top", "tail", "message"),
     [
-        ("", "[parameters]\nhorizon = { int = [3, 1] }\n", "int = [LOW, HIGH] with LOW < HIGH"),
+        (
+            "",
+            "[parameters]\nhorizon = { int = [3, 1] }\n",
+            "int = [LOW, HIGH], two finite numbers with LOW < HIGH",
+        ),
+        (
+            "",
+            "[parameters]\nmargin = { float = [nan, 0.02] }\n",
+            "margin: float = [LOW, HIGH], two",
+        ),
+        ("", "[parameters]\nmargin = { float = [0.0, inf] }\n", "margin: float = [LOW, HIGH], two"),
         ("sampler = 'grid'\n", "", "'sampler' is one of tpe, cmaes, not 'grid'"),
         ("nonsense = 1\n", "", "unknown key(s) nonsense"),
         ("", "[let.w_flip]\nfloat = 1\n", "[let] w_flip: float = [LOW, HIGH]"),
