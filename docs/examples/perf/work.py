@@ -1,10 +1,13 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
-    python work.py KIND N      KIND: games, games4, games6, clone, noclone, determinize, mcts,
-                               mcts1, mcts46 (or mcts23...), rules
+    python work.py KIND N      KIND: games, games4, games6, clone, noclone, clonecopy,
+                               determinize, dealonly, mcts, mcts1, mcts46 (or mcts23...), rules
 
 (``noclone`` plays the games ``clone`` clones in, without the clones: the difference of the
-two is the clones' own work.)
+two is the clones' own work. ``clonecopy`` copies, at each of those decisions, only the state
+a clone starts from, and ``dealonly`` does only a determinization's state copy and deal:
+what the two would still cost if the engine could start again from any decision with no
+replay.)
 
 Run it twice with only ``PYTHONPATH`` changed (a worktree of the older commit, then this
 one), e.g. with ``ab.py`` beside it. The bench's positions and bot key come from this
@@ -48,7 +51,7 @@ elif kind == "rules":
         r = play_game(GameConfig(1, seed=seed), bots(factory, 1, seed, KEY), db=db)
         outs.append(r.outcome)
     print(kind, outs.count("victory"), len(outs))
-elif kind in ("clone", "noclone"):
+elif kind in ("clone", "noclone", "clonecopy"):
     factory = strategy_factory("random")
     db = default_database()
     k = 0
@@ -60,6 +63,8 @@ elif kind in ("clone", "noclone"):
         while game.decision is not None and k < n:
             if kind == "clone":
                 game.clone()
+            elif kind == "clonecopy":
+                game._point.state.copy()  # what a clone copies, then replays from
             k += 1
             game.push(seats[game.decision.seat - 1].choose(None, game.decision))
         seed += 1
@@ -70,6 +75,25 @@ elif kind == "determinize":
     for i in range(n):
         determinize(pool[i % len(pool)], rng)
     print("determinize", n, len(pool))
+elif kind == "dealonly":
+    from deathangel.engine.forward import deal_hidden, locations_to_come, out_of_view
+
+    pool = b.observation_pool()
+    # What determinize works out once per observation and keeps (its ``prepared``).
+    facts = []
+    for o in pool:
+        cp, counts = o.forward.checkpoint, o.forward.counts
+        facts.append(
+            (out_of_view(cp, o.table, counts), locations_to_come(cp, o.table, counts.location_deck))
+        )
+    rng = random.Random(0)
+    for i in range(n):
+        o = pool[i % len(pool)]
+        fw = o.forward
+        state = fw.checkpoint.copy()
+        unseen, places = facts[i % len(pool)]
+        deal_hidden(state, o.table, fw.counts, rng, fw.scouted_top, unseen, places)
+    print("dealonly", n, len(pool))
 elif kind in ("mcts", "mcts1") or (kind[:4] == "mcts" and kind[4:].isdigit() and len(kind) == 6):
     # ``mcts1``: rollouts of one round, the default before issue 20 made it two, so an engine
     # from before then is timed at the same work. ``mcts46``: the default's rollouts on the
