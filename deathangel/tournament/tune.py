@@ -51,6 +51,7 @@ import importlib
 import json
 import math
 import secrets
+import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -208,6 +209,7 @@ def read_space(path: str | Path) -> SearchSpace:
     # A file a fixed parameter names (a rule file) is relative to the space file, wherever
     # the command runs.
     fixed = {k: _beside(path, v) for k, v in fixed.items()}
+    _check_lets(path, [d.name for d in dims if d.let], fixed.get("rules", "default"))
     incumbent = (
         _incumbent_beside(path, str(data["incumbent"]))
         if data.get("incumbent")
@@ -227,6 +229,26 @@ def read_space(path: str | Path) -> SearchSpace:
         variants=tuple(str(v) for v in data.get("variants", [])),
         dimensions=tuple(dims),
     )
+
+
+def _check_lets(path: Path, names: list[str], rules: Any) -> None:
+    """Refuse a ``[let]`` weight the rule file being tuned does not have: a trial would define
+    a name no rule reads, and the study would tune nothing (its trials differing by noise)."""
+    if not names:
+        return
+    from deathangel.players.rules.file import close_matches, read_rule_file, resolve
+
+    try:
+        rule_file = read_rule_file(resolve(str(rules)))
+    except DeathAngelError as exc:
+        raise TuneError(f"{path}: the rule file to tune: {exc}") from None
+    known = [name for name, _, _ in rule_file.lets]
+    for name in names:
+        if name not in known:
+            raise TuneError(
+                f"{path}: [let] {name}: the rule file {rules} has no weight of that name, so no "
+                f"rule would read it{close_matches(name, known)}"
+            )
 
 
 def _beside(path: Path, value: Any) -> Any:
@@ -530,6 +552,7 @@ def run_study(
         raise TuneError(
             f"--games {games} is more than the {space.seeds[1] - space.seeds[0] + 1} tuning seeds"
         )
+    check_points(space)
     study = open_study(space, study_path, sampler_seed, bot_key)
     key = study.user_attrs["bot_key"]
     folder = study_path.with_suffix(".trials")
@@ -586,6 +609,32 @@ def run_study(
                 f"{name} {verdict}: {mean:.4f} [{lo:.4f}, {hi:.4f}] over {len(outcomes)} games",
             )
     return summarise(study, space.objective)
+
+
+def check_points(space: SearchSpace) -> None:
+    """Make the strategy at the space's lowest and highest points and the incumbent once,
+    before a study file exists: an unknown parameter or a value its strategy refuses is said
+    in one line then, rather than after the study is made (whose file a corrected space could
+    not resume) or, for the incumbent, after every trial has been played.
+
+    :raises TuneError: naming the space file.
+    """
+    ends = [
+        {d.name: (d.choices[k] if d.kind == "choice" else _end(d, k)) for d in space.dimensions}
+        for k in (0, -1)
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        specs = [trial_spec(space, point, Path(folder), f"end{k}") for k, point in enumerate(ends)]
+        for spec in [*specs, space.incumbent]:
+            try:
+                _config(space, spec, 1, space.seeds[0], "0" * 32)
+            except DeathAngelError as exc:
+                raise TuneError(f"{space.path}: {exc}") from None
+
+
+def _end(dimension: Dimension, k: int) -> int | float:
+    value = dimension.low if k == 0 else dimension.high
+    return int(value) if dimension.kind == "int" else value
 
 
 def _best_outcomes(study: Any, TrialState: Any) -> Outcomes | None:

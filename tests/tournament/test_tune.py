@@ -174,6 +174,12 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
         ("sampler = 'grid'\n", "", "'sampler' is one of tpe, cmaes, not 'grid'"),
         ("nonsense = 1\n", "", "unknown key(s) nonsense"),
         ("", "[let.w_flip]\nfloat = 1\n", "[let] w_flip: float = [LOW, HIGH]"),
+        # A weight the rule file does not have: a trial would tune a name no rule reads.
+        (
+            "",
+            "w_kil = { float = [0.0, 1.0] }\n",
+            "[let] w_kil: the rule file",
+        ),
     ],
 )
 def test_a_bad_search_space_is_one_line(tmp_path: Path, top: str, tail: str, message: str) -> None:
@@ -199,6 +205,32 @@ def test_overlapping_seed_ranges_are_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(TuneError, match="overlap the tuning seeds"):
         read_space(path)
+
+
+def test_a_misspelt_weight_is_refused_with_the_name_meant(tmp_path: Path) -> None:
+    path = space_file(tmp_path, tail="w_flp = { float = [0.0, 3.0] }\n")
+    with pytest.raises(TuneError, match="no weight of that name") as info:
+        read_space(path)
+    assert "did you mean 'w_flip'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("top", "tail"),
+    [
+        ("", "[parameters]\nnosuch = { int = [1, 3] }\n"),  # the rules strategy has no such
+        ("incumbent = 'rules:nosuch=1'\n", ""),  # an incumbent that cannot be made
+    ],
+)
+def test_a_point_the_strategy_refuses_is_said_before_a_study_file_exists(
+    tmp_path: Path, top: str, tail: str
+) -> None:
+    """Said after the study file was made, the corrected space could not resume it; said of
+    the incumbent, only after every trial had been played."""
+    space = read_space(space_file(tmp_path, top, tail))
+    with pytest.raises(TuneError, match=f"^{re.escape(str(space.path))}: .*has no parameter"):
+        run_study(space, tmp_path / "s.db", trials=1, games=16, backend=InProcess())
+    assert not (tmp_path / "s.db").exists()
+    assert not (tmp_path / "s.trials").exists()
 
 
 def test_another_search_space_cannot_resume_a_study(tmp_path: Path) -> None:
