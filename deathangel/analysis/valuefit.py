@@ -128,6 +128,28 @@ def score(chances: Sequence[float], won: Sequence[bool]) -> Scores:
     return Scores(n, loss, brier, tuple(bins))
 
 
+def check_exclude(
+    train: Positions, exclude: Sequence[str], start: ValueModel | None = None
+) -> set[str]:
+    """The features of ``train``'s positions that ``start`` lacks, once every pattern of
+    ``exclude`` is known to leave one of them out (and none of the start's own).
+
+    :raises DeathAngelError: for a pattern that matches a feature of the start, or none of
+        the games': a command checks this before it plays the held-out games.
+    """
+    known = list(start.names) if start is not None else []
+    for pattern in exclude:
+        if clash := [k for k in known if fnmatch.fnmatchcase(k, pattern)]:
+            raise DeathAngelError(
+                f"cannot leave out {pattern!r}: the starting model reads {', '.join(clash)}"
+            )
+    seen = {k for row in train.rows for k in row} - set(known)
+    for pattern in exclude:
+        if not any(fnmatch.fnmatchcase(k, pattern) for k in seen):
+            raise DeathAngelError(f"cannot leave out {pattern!r}: no feature of the games matches")
+    return seen
+
+
 def fit(
     train: Positions,
     *,
@@ -165,15 +187,7 @@ def fit(
     """
     np = _numpy()
     known = list(start.names) if start is not None else []
-    for pattern in exclude:
-        if clash := [k for k in known if fnmatch.fnmatchcase(k, pattern)]:
-            raise DeathAngelError(
-                f"cannot leave out {pattern!r}: the starting model reads {', '.join(clash)}"
-            )
-    seen = {k for row in train.rows for k in row} - set(known)
-    for pattern in exclude:
-        if not any(fnmatch.fnmatchcase(k, pattern) for k in seen):
-            raise DeathAngelError(f"cannot leave out {pattern!r}: no feature of the games matches")
+    seen = check_exclude(train, exclude, start)
     extra = sorted(k for k in seen if not any(fnmatch.fnmatchcase(k, p) for p in exclude))
     names = known + extra
     x = np.array([[row.get(k, 0.0) for k in names] for row in train.rows], dtype=float)

@@ -95,7 +95,7 @@ def fit_cli(
     ] = 1,
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
-    from deathangel.analysis.valuefit import fit, play_positions
+    from deathangel.analysis.valuefit import check_exclude, fit, play_positions
     from deathangel.players.search.model import ValueModel
 
     _check_out(out)
@@ -104,6 +104,8 @@ def fit_cli(
         raise DeathAngelError(f"--learning-rate must be above 0 (finite), not {learning_rate}")
     if folds < 1:
         raise DeathAngelError(f"--folds must be 1 or more, not {folds}")
+    if epochs < 1:  # none would write the untrained start (random weights) as a fitted model
+        raise DeathAngelError(f"--epochs must be at least 1, not {epochs}")
     begun = ValueModel.load(start) if start is not None else None
     counts = _counts(players)
     if positions is not None:
@@ -116,6 +118,8 @@ def fit_cli(
         train = _play(play_positions, games, seed, counts, strategy, "training games")
     else:
         train = read_train()
+    # A pattern that leaves nothing out is said now, not after the held-out games.
+    check_exclude(train, exclude or (), begun)
     if holdout_positions is None:
         test = _play(play_positions, holdout, holdout_seed, counts, strategy, "held-out games")
     else:

@@ -132,6 +132,34 @@ def test_a_number_that_is_not_one_is_refused_in_words(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_value_fit_with_no_passes_is_refused_before_any_game(tmp_path: Path) -> None:
+    """No pass over the positions would write the random starting weights as a fit."""
+    error = one_line_error(run("value", "fit", "--epochs", "0", "--out", "m.json", cwd=tmp_path))
+    assert error == "error: --epochs must be at least 1, not 0"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_value_fit_leaving_out_nothing_is_said_before_the_held_out_games(tmp_path: Path) -> None:
+    args = (
+        "value",
+        "fit",
+        "-n",
+        "2",
+        "--holdout",
+        "400",
+        "--exclude",
+        "marin *",
+        "--out",
+        "m.json",
+    )
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last == "error: cannot leave out 'marin *': no feature of the games matches"
+    assert "held-out" not in result.stderr  # the 400 games never began
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_negative_handicap_is_refused_in_words(tmp_path: Path) -> None:
     error = one_line_error(run("play", "--handicap", "-1", cwd=tmp_path))
     assert error == "error: --handicap must be 0 or more support tokens, not -1"
