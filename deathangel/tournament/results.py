@@ -291,7 +291,8 @@ class Results:
             raise ResultsError(_unhealthy(self.path, problem))
 
     def check_same(self, config: TournamentConfig) -> None:
-        """Refuse to go on with a different tournament or engine in one line."""
+        """Refuse to go on with a different tournament or engine in one line. The same
+        tournament with more games passes (:meth:`extend_to` makes it so); fewer is refused."""
         engine = self.meta_value("engine")
         if engine != __version__:
             raise ResultsError(
@@ -308,6 +309,15 @@ class Results:
             config = evolve(config, defaults=())
         if config.to_json() == self.config.to_json():
             return
+        stored_games = self.config.games
+        if evolve(config, games=stored_games).to_json() == self.config.to_json():
+            if config.games > stored_games:
+                return  # more games of the same tournament: see extend_to
+            raise OtherTournamentError(
+                f"{self.path} holds {stored_games} games a cell and entry: --resume can go on "
+                f"to {stored_games} or more, not {config.games}",
+                ("games",),
+            )
         stored, now = dict(self.config.defaults), dict(config.defaults)
         for name in sorted(stored.keys() & now.keys()):
             if stored[name] != now[name]:
@@ -327,6 +337,17 @@ class Results:
             "use the same config to resume, or another --db",
             tuple(differ),
         )
+
+    def extend_to(self, games: int) -> None:
+        """Make the tournament ``games`` games a cell and entry, more than it holds: the same
+        games and the next seeds (game ``k`` has seed ``seed + k``), so every game stored
+        keeps its pair and the new ones pair as the old did. A researcher whose interval is
+        too wide plays on rather than starting again."""
+        if games < self.config.games:
+            raise ResultsError(f"{self.path}: a tournament never loses games ({games})")
+        config = evolve(self.config, games=games)
+        self.set_meta("config", config.to_json())
+        self.config = config
 
     def meta_value(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

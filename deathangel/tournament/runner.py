@@ -251,6 +251,8 @@ def open_results(path: str | Path, config: TournamentConfig, *, resume: bool) ->
             )
         try:
             results.check_same(config)
+            if config.games > results.config.games:
+                results.extend_to(config.games)  # asked for more of the same games
         except DeathAngelError:
             results.close()
             raise

@@ -167,10 +167,10 @@ def test_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     assert "all 48 games are stored; nothing to do" in done.stdout
     assert len(stored(db)) == 48
     # A different tournament in the same database: one line, exit 1.
-    other = cli("tournament", str(config), "--resume", "--games", "20", cwd=tmp_path)
+    other = cli("tournament", str(config), "--resume", "--seed", "20", cwd=tmp_path)
     assert other.returncode == 1
     assert other.stderr == (
-        f"error: {db} holds a different tournament (games differ); use the same config to "
+        f"error: {db} holds a different tournament (seed differ); use the same config to "
         "resume, or another --db\n"
     )
 
@@ -245,6 +245,36 @@ def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
     conn.close()
     # A killed run never wrote its end; a stopped one did.
     assert statuses == ["running" if how == "kill -9" else "interrupted", "finished"]
+
+
+def test_more_games_go_on_from_the_stored_ones_and_fewer_are_refused(tmp_path: Path) -> None:
+    """A researcher whose interval is too wide asks for more games of the same tournament:
+    the games stored stay, and the new ones are exactly those of a run made that long from
+    the start (the next seeds, the same bots)."""
+    flags = ["-e", "random", "-e", "first", "--plugin", "tourney_bots", "-p", "1,2", "-w", "0"]
+    first = cli("tournament", *flags, "-n", "3", "--db", "t.db", "-q", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    more = cli("tournament", *flags, "-n", "6", "--db", "t.db", "--resume", cwd=tmp_path)
+    assert more.returncode == 0, more.stderr
+    assert "12 game(s) played" in more.stdout  # 3 more of 2 cells and 2 entries
+    # The same bot key, so the same rows (every column but the id and the time).
+    key = ["--bot-key", TEST_BOT_KEY]
+    for db, n in (("k6.db", "6"), ("k.db", "3")):
+        run = cli("tournament", *flags, *key, "-n", n, "--db", db, "-q", cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+    grown = cli(
+        "tournament", *flags, *key, "-n", "6", "--db", "k.db", "--resume", "-q", cwd=tmp_path
+    )
+    assert grown.returncode == 0, grown.stderr
+    assert stored(tmp_path / "k.db", facts=True) == stored(tmp_path / "k6.db", facts=True)
+    report = cli("report", "k.db", "--json", cwd=tmp_path)
+    assert json.loads(report.stdout)["config"]["games"] == 6
+    fewer = cli("tournament", *flags, *key, "-n", "4", "--db", "k.db", "--resume", cwd=tmp_path)
+    assert (fewer.returncode, fewer.stderr) == (
+        1,
+        "error: k.db holds 6 games a cell and entry: --resume can go on to 6 or more, not 4\n",
+    )
+    assert stored(tmp_path / "k.db", facts=True) == stored(tmp_path / "k6.db", facts=True)
 
 
 def test_a_worker_that_dies_is_replaced_and_its_games_played_again(tmp_path: Path) -> None:

@@ -181,9 +181,19 @@ def test_resume_plays_only_what_is_missing_and_refuses_another_tournament(
     fresh = tmp_path / "fresh.db"
     run_tournament(small, fresh, workers=0)
     assert stored(db, facts=True) == stored(fresh, facts=True)
-    other = config(games=5, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
-    with pytest.raises(ResultsError, match=r"holds a different tournament \(games differ\)"):
+    other = config(
+        games=4, seed=9, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}]
+    )
+    with pytest.raises(ResultsError, match=r"holds a different tournament \(seed differ\)"):
         run_tournament(other, db, resume=True, workers=0)
+    # The same tournament with fewer games than it holds: refused; with more: it goes on.
+    fewer = config(games=3, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    with pytest.raises(ResultsError, match="holds 4 games a cell and entry: --resume can go on"):
+        run_tournament(fewer, db, resume=True, workers=0)
+    more = config(games=6, players=[1, 2], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    assert run_tournament(more, db, resume=True, workers=0).played == 8
+    run_tournament(more, tmp_path / "six.db", workers=0)
+    assert stored(db, facts=True) == stored(tmp_path / "six.db", facts=True)
 
 
 def test_a_copy_made_without_its_wal_file_is_refused_with_how_to_copy(tmp_path: Path) -> None:
