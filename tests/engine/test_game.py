@@ -4,8 +4,10 @@ observation may show."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -539,3 +541,29 @@ def test_a_game_without_round_checkpoints_still_clones_faithfully(players: int) 
         clone.apply(option)
     assert clone.state.to_dict(clone.table) == game.state.to_dict(game.table)
     assert clone.outcome == game.outcome
+
+
+@pytest.mark.parametrize("checkpoints", [True, False])
+def test_a_game_or_clone_let_go_is_freed_at_once(checkpoints: bool) -> None:
+    """A game, its engine and its generator hold no reference cycle (the engine calls the
+    game back through a weak reference), so a clone used once and dropped — a search over
+    clones makes thousands — is freed when its last reference goes, not when the cycle
+    collector next runs, and takes its engine (and the state it copied) with it."""
+    game = Game(GameConfig(players=2, seed=23), checkpoints=checkpoints)
+    bot = RandomPlayer(23)
+    while game.state.round < 2 or game.state.phase != "resolve_actions":
+        assert game.decision is not None
+        game.apply(bot.choose(game.observation(game.decision.seat), game.decision))
+    gc.disable()
+    try:
+        clone = game.clone()
+        clone_engine = weakref.ref(clone.engine)
+        gone_clone = weakref.ref(clone)
+        del clone
+        assert gone_clone() is None and clone_engine() is None
+        engine = weakref.ref(game.engine)
+        gone_game = weakref.ref(game)
+        del game
+        assert gone_game() is None and engine() is None
+    finally:
+        gc.enable()
