@@ -35,7 +35,8 @@ def locations_reached(state: spiel.DeathAngelState) -> int:
 
 def play(game: spiel.DeathAngelGame, seed: int, bot: mcts.MCTSBot | None) -> tuple[bool, int]:
     state = game.new_initial_state(game_seed=seed)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    # Seeded, so the same command plays the same games (unseeded, OpenSpiel seeds it afresh).
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
     rng = random.Random(seed)
     while not state.is_terminal():
         if bot is None:
