@@ -239,9 +239,9 @@ class Game:
             # The engine keeps these callbacks (its generator's frame and its restart_point);
             # they reach the game through a weak reference, so a game, its engine and its
             # generator make no reference cycle: a game dropped (a clone used once) is freed
-            # at once instead of waiting for the cycle collector, whose passes over the
-            # garbage cost a clone 8% more time (measured: 22.7 µs against 20.9 µs with the
-            # collector off, one solo game's clone at a Choose Actions decision).
+            # at once instead of waiting for the cycle collector (measured: a solo game's
+            # clone at a Choose Actions decision 22.7 µs -> 18.2 µs, its release included;
+            # the bench's mid-round clones 1.53x as many a second; docs/performance.md).
             ref = weakref.ref(self)
 
             def take() -> None:
