@@ -100,6 +100,8 @@ def determinize(observation: Observation, rng: random.Random, *, forward: bool =
         now is None or (now.seat, now.kind, now.options) != (seen.seat, seen.kind, seen.options)
     ):
         raise ForwardModelError("the replay did not reach the observed decision")
+    if forward:
+        game.defer_points()  # played on and let go (a rollout), it never copies its state
     return game
 
 

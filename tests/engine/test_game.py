@@ -567,3 +567,79 @@ def test_a_game_or_clone_let_go_is_freed_at_once(checkpoints: bool) -> None:
         assert gone_game() is None and engine() is None
     finally:
         gc.enable()
+
+
+def _play(game: Game, bot: RandomPlayer, decisions: int) -> None:
+    for _ in range(decisions):
+        assert game.decision is not None, "the game ended before the point this test needs"
+        game.push(bot.choose(None, game.decision))
+
+
+def _through_a_phase(game: Game, bot: RandomPlayer) -> None:
+    """Play until a new phase has begun (a restart point of the engine) and a decision is
+    pending there."""
+    phase = (game.state.round, game.state.phase)
+    while (game.state.round, game.state.phase) == phase:
+        _play(game, bot, 1)
+    assert game.decision is not None
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_a_clone_played_on_copies_no_state_until_it_is_cloned_and_stays_exact(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone goes on from its original's last restart point until it is itself cloned or
+    observed, so one played on and let go (a search's rollout) copies no state at a point;
+    cloned later, it replays from that point and the copy is the same game."""
+    import deathangel.engine.game as game_module
+
+    game = Game(GameConfig(players=players, seed=31))
+    _play(game, RandomPlayer(31), 12)
+    taken = Counter[str]()
+
+    class Counted(game_module.RestartPoint):
+        def __init__(self, of: Game) -> None:
+            taken["points"] += 1
+            super().__init__(of)
+
+    monkeypatch.setattr(game_module, "RestartPoint", Counted)
+    clone = game.clone()
+    bot = RandomPlayer(32)
+    _through_a_phase(clone, bot)  # pushes only: nothing asks it for a copy or a view
+    _through_a_phase(clone, bot)
+    assert taken["points"] == 0
+    again = clone.clone()  # replays from the original's last point: the same game
+    assert again.history == clone.history and again.decision == clone.decision
+    assert again.state.to_dict(again.table) == clone.state.to_dict(clone.table)
+    _through_a_phase(clone, bot)  # cloned once, it takes points of its own again
+    assert taken["points"] > 0
+    for option in clone.history[len(again.history) :]:
+        again.push(option)
+    assert again.decision == clone.decision
+    assert again.state.to_dict(again.table) == clone.state.to_dict(clone.table)
+
+
+def test_a_determinized_game_played_on_is_determinized_again_from_its_view() -> None:
+    """A determinized game that records forward data takes no restart point until it is
+    observed; its seat's view then still carries what a forward model needs, and a game
+    dealt from that view stands at the same decision."""
+    from deathangel.engine.forward import determinize
+
+    game = Game(GameConfig(players=2, seed=41))
+    _play(game, RandomPlayer(41), 12)
+    assert game.decision is not None
+    imagined = determinize(game.observation(game.decision.seat), random.Random(5), forward=True)
+    bot = RandomPlayer(42)
+    _through_a_phase(imagined, bot)
+    _through_a_phase(imagined, bot)
+    _play(imagined, bot, 2)
+    assert imagined.decision is not None
+    view = imagined.observation(imagined.decision.seat)
+    again = determinize(view, random.Random(6))
+    assert again.decision == imagined.decision
+    table = imagined.table
+    # What the table shows is the same; only what no seat sees was dealt again.
+    assert [p.to_dict(table, i) for i, p in enumerate(again.state.formation)] == [
+        p.to_dict(table, i) for i, p in enumerate(imagined.state.formation)
+    ]
+    assert (again.state.round, again.state.phase) == (imagined.state.round, imagined.state.phase)
