@@ -121,11 +121,15 @@ class Core:
         try:
             index = int(action)
         except (TypeError, ValueError):
+            index = None
+        # 6.0 is action 6 (a policy may hand floats); 6.5 and True are no index at all, and
+        # naming them by the action int() makes of them would only mislead.
+        if index is None or index != action or isinstance(action, bool):
             raise IllegalActionError(
-                f"action {action!r} is not an action index (0-{self.size - 1})"
-            ) from None
+                f"action {action!r} is not an action index (a whole number 0-{self.size - 1})"
+            )
         option = legal.option(index) if legal is not None else None
-        if option is None or index != action:
+        if option is None:
             raise IllegalActionError(self._illegal(legal, action))
         return option
 

@@ -101,8 +101,9 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(IllegalActionError, match=rf"action {illegal} \(.*\) is not legal"):
         env.step(illegal)
-    with pytest.raises(IllegalActionError, match="not an action index"):
-        env.step("attack")
+    for nonsense in ("attack", illegal + 0.5, True):
+        with pytest.raises(IllegalActionError, match=rf"^action {nonsense!r} is not an action"):
+            env.step(nonsense)
     assert env.game.to_save() == before
     assert np.array_equal(env.action_masks(), mask)
     env.step(int(np.flatnonzero(mask)[0]))  # and play goes on
