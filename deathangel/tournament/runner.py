@@ -14,6 +14,7 @@ starts N worker processes; ``dask=ADDRESS`` sends the batches to a Dask schedule
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 import os
 import signal
 import threading
@@ -251,13 +252,20 @@ def open_results(path: str | Path, config: TournamentConfig, *, resume: bool) ->
             )
         try:
             results.check_same(config)
-            if config.games > results.config.games:
+            if config.games > results.config.games and not _sprt_decided(results):
                 results.extend_to(config.games)  # asked for more of the same games
         except DeathAngelError:
             results.close()
             raise
         return results
     return Results.create(path, config)
+
+
+def _sprt_decided(results: Results) -> bool:
+    """Whether the tournament's SPRT has already decided: it plays no more games, so asking
+    for more leaves its cap as it was (the report's count of games stays true)."""
+    stored = results.meta_value("sprt")
+    return stored is not None and json.loads(stored).get("decision") is not None
 
 
 def run_tournament(
@@ -417,6 +425,4 @@ def _mark(states: dict[tuple[Cell, str], bytearray], result: TaskResult) -> None
 
 
 def _json(data: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(data, sort_keys=True)

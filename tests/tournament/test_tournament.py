@@ -372,6 +372,18 @@ def test_an_sprt_stops_at_the_pair_that_decides_it(tmp_path: Path) -> None:
     with Results.open(tmp_path / "r.db") as results:
         played = results.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert played < 2 * 400, "the run stopped once decided, well before its cap"
+    # Decided, it plays no more when asked for more games, and its cap stays as it was.
+    more = config(
+        games=800,
+        players=1,
+        entry=[{"strategy": "random"}, {"strategy": "rules"}],
+        sprt={"p0": 0.5, "p1": 0.8},
+    )
+    again = run_tournament(more, tmp_path / "r.db", resume=True, workers=0, batch=5)
+    assert (again.status, again.played) == ("nothing to do", 0)
+    with Results.open(tmp_path / "r.db") as results:
+        assert results.config.games == 400
+        assert results.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == played
 
 
 def test_an_sprt_needs_exactly_two_entries() -> None:
