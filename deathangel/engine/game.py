@@ -219,13 +219,11 @@ class Game:
         self._phase_point: RestartPoint | None = None
         """The last phase start: a clone with the log on starts there (a phase restarted
         part-way would log its header again)."""
-        self._replaying = False
-        """A clone catching up to its original: it takes its original's points when done."""
         self._dormant = False
-        """A clone that has taken no restart point of its own yet: it goes on from its
-        original's last one, and takes its own from the first time it is cloned or observed.
-        A clone played on and let go (a search's rollout) never copies its state at a point:
-        a fifth of a rollout's time in OpenSpiel's MCTS went to those copies."""
+        """Taking no restart point of its own (:meth:`defer_points`): a clone, from its
+        replay on, goes on from its original's last one, and takes its own from the first
+        time it is cloned or observed. A clone played on and let go (a search's rollout)
+        never copies its state at a point: a sixth of OpenSpiel's MCTS search went to them."""
         if self._points and engine.faces is None:
             engine.faces = []  # a clone replays the faces rolled since its restart point
         self._asked: list[tuple[int, str]] | None = None
@@ -277,12 +275,12 @@ class Game:
 
     def _take_point(self) -> None:
         """Remember the state at a phase start (the engine can restart there)."""
-        if not (self._replaying or self._dormant):
+        if not self._dormant:
             self._point = self._phase_point = RestartPoint(self)
 
     def _take_inner_point(self) -> None:
         """Remember the state between two action cards or two swarms' attacks."""
-        if not (self._replaying or self._dormant):
+        if not self._dormant:
             self._point = RestartPoint(self)
 
     def defer_points(self) -> None:
@@ -466,13 +464,12 @@ class Game:
             None if self._asked is None else self._asked[:n],
         )
         # Restart points are never changed once taken, so the clone shares its original's
-        # rather than copying the state again while it replays.
-        new._replaying = True
+        # rather than copying the state again while it replays, and goes on from them
+        # afterwards until it is itself cloned or observed.
+        new.defer_points()
         new._run()
         for option in self.history[n:]:
             new.push(option)
-        new._replaying = False
-        new.defer_points()
         new._point = self._point
         new._phase_point = self._phase_point
         engine.die = then
