@@ -118,11 +118,32 @@ def _article(kind: str) -> str:
     return "an" if kind[0] in "aeiou" else "a"
 
 
+_PARAM = re.compile(r"(\s*):param (\w+):\s*(.*)")
+
+
+def param_helps(doc: str) -> dict[str, str]:
+    """Each ``:param name:`` line's text, with the lines indented under it joined on: a help
+    that wraps onto a second line is listed whole, never cut at the wrap."""
+    helps: dict[str, str] = {}
+    name: str | None = None
+    indent = 0
+    for line in doc.splitlines():
+        found = _PARAM.fullmatch(line)
+        if found is not None:
+            name, indent = found[2], len(found[1])
+            helps[name] = found[3].strip()
+        elif name is not None and line.strip() and len(line) - len(line.lstrip()) > indent:
+            helps[name] = f"{helps[name]} {line.strip()}".strip()
+        else:
+            name = None  # a blank line, or a line back at the margin, ends the help
+    return helps
+
+
 def describe(name: str, factory: StrategyFactory, plugin: str) -> Strategy:
     """A :class:`Strategy` read from a factory's signature and docstring."""
     doc = inspect.getdoc(factory) or ""
     summary = doc.strip().splitlines()[0] if doc.strip() else ""
-    helps = dict(re.findall(r":param (\w+):\s*(.+)", doc))
+    helps = param_helps(doc)
     try:
         hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
     except Exception:  # a plugin's annotations that do not resolve: kinds from defaults

@@ -1,0 +1,49 @@
+"""A strategy's parameters are listed with their whole help, as its docstring writes it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from deathangel.plugins.strategies import describe
+
+
+def wrapped(seed: int, depth: int = 1, width: float = 0.5, name: str = "x") -> object:
+    """A bot whose help lines wrap.
+
+    :param depth: how far it looks; a long help that the docstring
+        wraps onto a second line
+        and a third
+    :param width: one line only
+    :param name: the last one, wrapped
+        once
+
+    Not part of any help: a paragraph after the parameters.
+    """
+    return object()
+
+
+def test_a_help_wrapped_onto_more_lines_is_read_whole() -> None:
+    helps = {p.name: p.help for p in describe("wrapped", wrapped, "base").parameters}
+    assert helps == {
+        "depth": "how far it looks; a long help that the docstring wraps onto a second line "
+        "and a third",
+        "width": "one line only",
+        "name": "the last one, wrapped once",
+    }
+
+
+def test_strategies_list_shows_the_mcts_helps_that_wrap_in_full() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "deathangel", "strategies", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = {row["name"]: row for row in json.loads(run.stdout)}
+    helps = {p["name"]: p["help"] for p in rows["mcts"]["parameters"]}
+    assert helps["final_horizon"] == (
+        "horizon of a search at the final location; 0: to the end; -1: as horizon"
+    )
+    assert helps["joint"].endswith("on the same deals); 1: one team at a time")
