@@ -30,6 +30,7 @@ value_app = typer.Typer(
 )
 
 Games = Annotated[int, typer.Option("--games", "-n", help="Games to play for the fit.")]
+JudgeGames = Annotated[int, typer.Option("--games", "-n", help="Games to play to judge it on.")]
 Players = Annotated[
     str, typer.Option("--players", "-p", help="Seats: 1, or 1-6 or 1,3 to cycle counts.")
 ]
@@ -158,7 +159,7 @@ def fit_cli(
 @value_app.command("check")
 def check_cli(
     model: Annotated[str, typer.Argument(help="A value model: a JSON file or a shipped name.")],
-    games: Games = 2000,
+    games: JudgeGames = 2000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game.")] = 500000,
     players: Players = "1",
     strategy: StrategyName = "rules",

@@ -257,6 +257,12 @@ class ValueModel:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
+            if isinstance(exc, FileNotFoundError) and _bare_name(str(path)):
+                # A name, not a path: most likely a shipped model's, misspelt.
+                raise ValueModelError(
+                    f"{path}: no such value model: neither a shipped one "
+                    f"({', '.join(shipped_models()) or 'none'}) nor a file"
+                ) from None
             raise ValueModelError(f"{path}: cannot read the value model: {exc.strerror}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ValueModelError(f"{path}: not a JSON file: {exc}") from None
@@ -269,11 +275,16 @@ class ValueModel:
 def resolve_model(name: str | Path) -> Path:
     """A shipped model's file by name, or the path as given."""
     text = str(name)
-    if "/" not in text and "\\" not in text and not text.endswith(".json"):
+    if _bare_name(text):
         shipped = SHIPPED_DIR / f"{text}.json"
         if shipped.is_file():
             return shipped
     return Path(name)
+
+
+def _bare_name(text: str) -> bool:
+    """Whether ``text`` names a model (no folder, no ``.json``) rather than a file."""
+    return "/" not in text and "\\" not in text and not text.endswith(".json")
 
 
 def shipped_models() -> Sequence[str]:

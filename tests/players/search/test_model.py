@@ -83,6 +83,20 @@ def test_a_corrupt_model_is_refused_in_one_line(
     assert text.startswith(f"{path}: ") and message in text and "\n" not in text
 
 
+def test_a_misspelt_model_name_is_told_the_shipped_names(tmp_path: Path) -> None:
+    with pytest.raises(ValueModelError) as info:
+        ValueModel.load("learnd")
+    assert str(info.value) == (
+        "learnd: no such value model: neither a shipped one (learned, self-play) nor a file"
+    )
+    with pytest.raises(ValueModelError) as info:
+        ValueModel.load(tmp_path / "gone.json")  # a path: only the file is looked for
+    assert (
+        str(info.value)
+        == f"{tmp_path / 'gone.json'}: cannot read the value model: No such file or directory"
+    )
+
+
 def test_a_bad_model_for_the_search_is_one_line_at_the_command(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     result = subprocess.run(
