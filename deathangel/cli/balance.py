@@ -114,9 +114,9 @@ def balance_cli(
 
     Then: deathangel cards report OUT/with.db
     """
+    from deathangel.cli.options import parse_players
     from deathangel.cli.output import output_folder
     from deathangel.cli.pace import progress_reporter
-    from deathangel.cli.tournament import parse_players
     from deathangel.tournament.balance import (
         BASE_DB,
         OTHER_DB,

@@ -136,7 +136,7 @@ def cards_report_cli(
     """
     import sqlite3
 
-    from deathangel.cli.tournament import parse_players
+    from deathangel.cli.options import parse_players
     from deathangel.tournament.cardreport import (
         KINDS,
         read_card_report,

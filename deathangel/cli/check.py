@@ -73,7 +73,7 @@ def check_cli(
     when there is one.
     """
     from deathangel.analysis.check import DEFAULT_STRATEGIES, check_games
-    from deathangel.cli.tournament import parse_players
+    from deathangel.cli.options import parse_players
     from deathangel.errors import DeathAngelError
     from deathangel.players.seeds import check_bot_key, new_bot_key
     from deathangel.plugins.strategies import strategies as all_strategies

@@ -23,30 +23,15 @@ from deathangel.cli.options import (
     DaskOption,
     IsolateOption,
     WorkersOption,
+    parse_players,
 )
 from deathangel.cli.pace import progress_reporter, rate_text
-from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
     from deathangel.tournament.runner import RunSummary
     from deathangel.tournament.tournament import TournamentConfig
 
 EXIT_INTERRUPTED = 130
-
-
-def parse_players(values: list[str]) -> list[int]:
-    """``1-6``, ``1,3,5`` or single counts, repeatable."""
-    counts: list[int] = []
-    for value in values:
-        for part in value.split(","):
-            low, dash, high = part.strip().partition("-")
-            try:
-                counts += range(int(low), int(high) + 1) if dash else [int(low)]
-            except ValueError:
-                raise DeathAngelError(
-                    f"--players {value!r}: write a count (2), a range (1-6) or a list (1,3,5)"
-                ) from None
-    return counts
 
 
 def tournament_data(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from deathangel.cli.options import BotKeyOption, DaskOption, WorkersOption
+from deathangel.cli.options import BotKeyOption, DaskOption, WorkersOption, parse_players
 from deathangel.cli.pace import progress_reporter
 from deathangel.errors import DeathAngelError
 
@@ -108,7 +108,7 @@ def fit_cli(
     if epochs < 1:  # none would write the untrained start (random weights) as a fitted model
         raise DeathAngelError(f"--epochs must be at least 1, not {epochs}")
     begun = ValueModel.load(start) if start is not None else None
-    counts = _counts(players)
+    counts = parse_players(players)
     if positions is not None:
         read_train, (seed, games, strategy, players) = _stored(positions)
     if holdout_positions is not None:
@@ -177,7 +177,7 @@ def check_cli(
         read, (seed, games, _, _) = _stored(positions)
         test = read()
     else:
-        test = _play(play_positions, games, seed, _counts(players), strategy, "games")
+        test = _play(play_positions, games, seed, parse_players(players), strategy, "games")
     for line in comparison(test, loaded.chance, seed, games):
         typer.echo(line)
 
@@ -209,7 +209,7 @@ def play_cli(
     parse_spec(strategy)
     check_dask(dask)
     cores = len(os.sched_getaffinity(0)) if workers is None else workers
-    counts = tuple(_counts(players))
+    counts = tuple(parse_players(players))
     if bot_key is not None:
         key = check_bot_key(bot_key)
     elif db.exists():
@@ -311,20 +311,6 @@ def comparison(test: Positions, chance: Any, seed: int, games: int) -> list[str]
 
 def _calibration(s: Scores) -> list[tuple[float, float, int]]:
     return list(s.calibration)
-
-
-def _counts(text: str) -> list[int]:
-    """``1``, ``1-6`` or ``1,3,5`` as player counts from 1 to 6."""
-    counts: list[int] = []
-    try:
-        for part in text.split(","):
-            low, _, high = part.partition("-")
-            counts += range(int(low), int(high or low) + 1)
-    except ValueError:
-        raise DeathAngelError(f"--players takes 1, 1-6 or 1,3,5, not {text!r}") from None
-    if not counts or any(not 1 <= c <= 6 for c in counts):
-        raise DeathAngelError(f"--players counts are from 1 to 6, not {text!r}")
-    return counts
 
 
 def _check_out(out: Path) -> None:

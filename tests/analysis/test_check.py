@@ -108,7 +108,7 @@ def test_the_replay_command_names_everything_that_makes_the_game() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "7"], "error: player counts must be between 1 and 6\n"),
+        (["--players", "7"], "error: --players must be between 1 and 6, not 7\n"),
         (["--bot-key", "xyz"], "error: --bot-key: "),
         (["--strategy", "nobody"], "error: unknown strategy 'nobody'"),
         (["--games", "0"], "error: --games must be at least 1, not 0\n"),

@@ -188,7 +188,13 @@ def test_a_quick_run_by_flags_and_bad_flags(tmp_path: Path) -> None:
     bad = cli("tournament", "-e", "random", "-p", "7", "--db", "x.db", cwd=tmp_path)
     assert (bad.returncode, bad.stderr) == (
         1,
-        "error: tournament: players must be between 1 and 6, not 7\n",
+        "error: --players must be between 1 and 6, not 7\n",
+    )
+    assert not (tmp_path / "x.db").exists()
+    backwards = cli("tournament", "-e", "random", "-p", "3-1", "--db", "x.db", cwd=tmp_path)
+    assert (backwards.returncode, backwards.stderr) == (
+        1,
+        "error: --players '3-1': a range goes from low to high (1-3)\n",
     )
     assert not (tmp_path / "x.db").exists()
 
