@@ -30,10 +30,17 @@ import time
 from typing import Any
 
 import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+
+try:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
+except ImportError as exc:  # one line saying what to install, not a traceback
+    raise SystemExit(
+        f"this example needs torch and sb3-contrib ({exc.name} is missing): pip install a CPU "
+        "build of torch, then pip install -r docs/examples/requirements-train.txt"
+    ) from None
 
 from deathangel.analysis.simulate import play_game, spec_bots, wilson_interval
 from deathangel.engine.game import GameConfig
