@@ -143,3 +143,29 @@ def test_the_report_still_reads_a_healthy_database(results: Path, tmp_path: Path
     assert out.returncode == 0, out.stderr
     assert "2 entries × 1 cell(s) × 3 games" in out.stdout
     assert (tmp_path / "csv" / "games.csv").read_text(encoding="utf-8").count("\n") == 1 + 6
+
+
+def test_a_run_that_never_recorded_its_end_is_not_called_running(
+    results: Path, tmp_path: Path
+) -> None:
+    """A run killed with kill -9 writes no end: its row says ``running`` for ever. The report
+    calls such a run killed when a later run followed it, and the last one "running, or
+    killed" (it may be writing now)."""
+    db = tmp_path / "killed.db"
+    shutil.copy(results, db)
+    with sqlite3.connect(db) as conn:
+        (started,) = conn.execute("SELECT started FROM runs").fetchone()
+        conn.execute("UPDATE runs SET status = 'running'")
+        conn.execute(
+            "INSERT INTO runs (started, backend, workers, games, seconds, status) "
+            "VALUES (?, 'processes', 2, 0, 0.0, 'running')",
+            (started,),
+        )
+    conn.close()
+    out = report(str(db), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    runs = [line for line in out.stdout.splitlines() if line.startswith("run ")]
+    assert [line.rsplit("; ", 1)[1] for line in runs] == [
+        "killed (no end recorded))",
+        "running, or killed)",
+    ]
