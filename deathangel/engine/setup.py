@@ -124,13 +124,16 @@ def new_state(config: GameConfig, table: CardTable, streams: Streams) -> GameSta
     else:
         seats = list(config.teams)
         if len(seats) != config.players:
-            raise ValueError(f"{config.players} players need {config.players} seats of teams")
+            raise ValueError(
+                f"a {config.players}-player game needs teams for {config.players} "
+                f"seat{'' if config.players == 1 else 's'}, not {len(seats)}"
+            )
         seen: set[str] = set()
         for i, seat in enumerate(seats, start=1):
             if len(seat) != per_seat:
                 raise ValueError(
-                    f"seat {i} has {len(seat)} team(s); with {config.players} players each "
-                    f"seat plays {per_seat}"
+                    f"seat {i} has {len(seat)} team{'' if len(seat) == 1 else 's'}; in a "
+                    f"{config.players}-player game each seat plays {per_seat}"
                 )
             for colour in seat:
                 if colour not in colours:

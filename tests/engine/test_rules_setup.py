@@ -294,7 +294,7 @@ def test_wrong_team_count_per_seat_raises() -> None:
 
 
 def test_wrong_number_of_seats_raises() -> None:
-    with pytest.raises(ValueError, match="3 players need 3 seats"):
+    with pytest.raises(ValueError, match="a 3-player game needs teams for 3 seats"):
         new_game(3, teams=[("green", "yellow"), ("red", "blue")])
 
 
@@ -340,3 +340,22 @@ def test_round_one_choose_actions_through_the_game() -> None:
         ("yellow", "Heroic Charge"),
     ]
     assert st.current_seat == 3
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "message"),
+    [
+        (
+            2,
+            [("green",), ("red", "blue")],
+            "seat 1 has 1 team; in a 2-player game each seat plays 2",
+        ),
+        (1, [("green", "red")], "seat 1 has 2 teams; in a 1-player game each seat plays 3"),
+        (2, [("green", "red")], "a 2-player game needs teams for 2 seats, not 1"),
+        (1, [("green",), ("red",)], "a 1-player game needs teams for 1 seat, not 2"),
+    ],
+)
+def test_wrong_teams_are_told_in_plain_words(players: int, teams: list, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        new_game(players, teams=teams)
+    assert str(info.value) == message

@@ -438,7 +438,7 @@ def test_a_stored_game_replays_to_its_row_and_a_changed_row_is_refused(tmp_path:
         ({"games": "many", "entry": [{"strategy": "random"}]}, "whole number, not 'many'"),
         (
             {"players": [1], "teams": ["red+blue"], "entry": [{"strategy": "random"}]},
-            "with 1 players each seat plays 3",
+            "seat 1 has 2 teams; in a 1-player game each seat plays 3",
         ),
         (
             {"players": [1], "teams": ["red+blue/green"], "entry": [{"strategy": "random"}]},
