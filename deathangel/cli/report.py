@@ -67,9 +67,9 @@ def print_tables(report: Report, console: Console) -> None:
         console.print(describe_sprt(report.config.sprt, report.sprt, a, b, cap))
     if report.against:
         console.print(report.against, soft_wrap=True)
-    for i, run in enumerate(report.runs, start=1):
+    for run in report.runs:
         rate = run["games"] / run["seconds"] if run["seconds"] else 0.0
-        status = run_status(run["status"], last=i == len(report.runs))
+        status = run_status(run["status"])
         console.print(
             f"run {run['started']}: {run['games']} games in {run['seconds']:.1f} s "
             f"({rate_text(rate)}, {run['workers']} worker(s), {run['backend']}; {status})",
@@ -78,13 +78,10 @@ def print_tables(report: Report, console: Console) -> None:
         )
 
 
-def run_status(status: str, *, last: bool) -> str:
-    """A run's status as the report says it. A run ends by writing ``finished`` or
-    ``interrupted``; one killed (``kill -9``, a closed session, a machine gone) writes nothing
-    and stays ``running`` in the database. So only the last run may really be running."""
-    if status != "running":
-        return status
-    return "running, or killed" if last else "killed (no end recorded)"
+def run_status(status: str) -> str:
+    """A run's status as the report says it (:func:`~deathangel.tournament.report.live_statuses`
+    worked out which runs marked ``running`` were killed)."""
+    return "killed (no end recorded)" if status == "killed" else status
 
 
 def with_pairs_against(report: Report, results: Results, against: Path) -> Report:

@@ -18,7 +18,13 @@ from typing import Any
 
 from attrs import frozen
 
-from deathangel.tournament.results import GAME_COLUMNS, Results, ResultsError, SprtTracker
+from deathangel.tournament.results import (
+    GAME_COLUMNS,
+    Results,
+    ResultsError,
+    SprtTracker,
+    run_alive,
+)
 from deathangel.tournament.stats import (
     PairedDifference,
     PairTable,
@@ -220,9 +226,12 @@ def read_report(results: Results) -> Report:
     ):
         causes.setdefault(entry, {})[cause] = n
     run_columns = ("started", "backend", "workers", "games", "failures", "seconds", "status")
-    runs = tuple(
-        dict(zip(run_columns, r, strict=True))
-        for r in results.rows(f"SELECT {', '.join(run_columns)} FROM runs ORDER BY id")
+    runs = live_statuses(
+        [
+            dict(zip(run_columns, r, strict=True))
+            for r in results.rows(f"SELECT {', '.join(run_columns)} FROM runs ORDER BY id")
+        ],
+        run_alive(results.path),
     )
     sprt = SprtTracker(config, results.states()).advance() if config.sprt is not None else None
     return Report(config, tuple(lines), tuple(pairs), locations, causes, runs, sprt)
@@ -246,6 +255,25 @@ def decision_times(results: Results) -> dict[tuple[Cell, str], tuple[float, floa
         out.setdefault((Cell(players, teams), entry), []).append(t)
     # One row when both ranks are the same game (n = 1).
     return {key: (v[0], v[-1]) for key, v in out.items()}
+
+
+def live_statuses(runs: list[dict[str, Any]], alive: bool | None) -> tuple[dict[str, Any], ...]:
+    """The runs with what is known of those the database still calls ``running``.
+
+    A run ends by writing its status; one killed (``kill -9``, a closed session) writes none
+    and stays ``running``. Only the last run can be alive, and whether it is, the run lock
+    says (``alive``, from :func:`~deathangel.tournament.results.run_alive`): ``running`` if a
+    run holds it, else ``killed``; ``running, or killed`` when that cannot be told (a database
+    only older deathangels ran)."""
+    out = []
+    for i, run in enumerate(runs):
+        if run["status"] == "running":
+            if i < len(runs) - 1 or alive is False:
+                run = {**run, "status": "killed"}
+            elif alive is None:
+                run = {**run, "status": "running, or killed"}
+        out.append(run)
+    return tuple(out)
 
 
 def pairs_against(results: Results, other: Results) -> tuple[tuple[PairLine, ...], str]:

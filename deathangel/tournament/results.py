@@ -25,6 +25,12 @@ line naming it.
 Only the parent process writes, one transaction per finished batch, so the file holds whole
 batches and nothing else whatever stops the run (Ctrl-C, ``kill -9``, a crashed worker):
 SQLite rolls an unfinished transaction back on the next open.
+
+One run at a time: a run holds an operating-system lock on ``DB.lock`` beside the database
+(:func:`run_lock`) from before it opens the database until it has written its end. A second
+run is refused in one line before it plays a game, and the kernel lets go of the lock when
+its process ends however it ends, so a run killed by ``kill -9`` or a closed session never
+blocks the next one, and :func:`run_alive` tells a report whether a run is playing now.
 """
 
 from __future__ import annotations
@@ -32,11 +38,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from attrs import evolve
+from filelock import FileLock, Timeout
 
 from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import check_bot_key, new_bot_key
@@ -143,6 +151,85 @@ class OtherTournamentError(ResultsError):
         self.differ = differ
 
 
+class DatabaseInUseError(ResultsError):
+    """Another run is playing the tournament of this database now."""
+
+
+LOCK_WAIT = 2.0
+"""Seconds a run waits for the lock: a report takes it for an instant to see whether a run
+is alive, and a run starting in that instant must not be refused for it."""
+
+
+def lock_path(db: str | Path) -> Path:
+    """The lock file of a results database: ``DB.lock`` beside it (empty; it stays)."""
+    db = Path(db)
+    return db.with_name(db.name + ".lock")
+
+
+def _lock(db: str | Path, wait: float) -> FileLock:
+    # No soft fallback: a lock that is only a file's existence outlives a killed run and
+    # would refuse every resume after it. Kept, not deleted, at release: a run waiting on
+    # the deleted file and one that made it anew could each hold a lock of its own.
+    return FileLock(lock_path(db), timeout=wait, fallback_to_soft=False, preserve_lock_file=True)
+
+
+@contextmanager
+def run_lock(db: str | Path) -> Iterator[None]:
+    """Hold the database's run lock while the block runs.
+
+    :raises DatabaseInUseError: when another run holds it (after :data:`LOCK_WAIT` seconds).
+    :raises ResultsError: when the database's folder does not exist.
+
+    Where the file system cannot lock at all, the run goes on without the lock: the games
+    table's unique key still keeps any game from being stored twice.
+    """
+    db = Path(db)
+    _check_folder(db)
+    lock = _lock(db, LOCK_WAIT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise DatabaseInUseError(
+            f"{db}: another run is playing this tournament now; wait for it to end, or stop "
+            "it (Ctrl-C, or kill), then go on with --resume"
+        ) from None
+    except PermissionError as exc:
+        raise ResultsError(f"{lock_path(db)}: cannot lock the database: {exc.strerror}") from None
+    except (NotImplementedError, OSError):
+        locked = False  # this file system cannot lock
+    else:
+        locked = True
+    try:
+        yield
+    finally:
+        if locked:
+            lock.release()
+
+
+def run_alive(db: str | Path) -> bool | None:
+    """Whether a run holds ``db``'s run lock now; ``None`` when that cannot be told (no lock
+    file: every run since the lock came in leaves one; or one that cannot be opened, or a file
+    system that cannot lock). Takes the lock for an instant if it is free; never makes the
+    lock file."""
+    path = lock_path(db)
+    if not path.is_file():
+        return None  # made only by deathangels older than the lock, which leave none
+    lock = _lock(db, 0)
+    try:
+        lock.acquire()
+    except Timeout:
+        return True
+    except (NotImplementedError, OSError):
+        return None
+    lock.release()
+    return False
+
+
+def _check_folder(path: Path) -> None:
+    if not path.parent.is_dir():
+        raise ResultsError(f"{path}: the folder {path.parent} does not exist")
+
+
 def integrity_problem(conn: sqlite3.Connection) -> str | None:
     """SQLite's own check of the file, ``PRAGMA quick_check`` (every page and record; not the
     slower ``integrity_check``'s comparison of each index with its table, which measured 2.1 s
@@ -183,8 +270,7 @@ class Results:
         path = Path(path)
         if path.exists():
             raise ResultsError(f"{path} already exists")
-        if not path.parent.is_dir():
-            raise ResultsError(f"{path}: the folder {path.parent} does not exist")
+        _check_folder(path)
         conn = _connect(path)
         if not config.bot_key:
             config = evolve(config, bot_key=new_bot_key())
@@ -400,7 +486,11 @@ class Results:
     # -- writing ----------------------------------------------------------------------------
 
     def start_run(self, backend: str, workers: int) -> int:
+        """Record a run's start. Called under :func:`run_lock`: no other run is alive, so a
+        run still marked ``running`` was killed before it could write its end, and is
+        marked ``killed``."""
         with self._transaction():
+            self.conn.execute("UPDATE runs SET status = 'killed' WHERE status = 'running'")
             cur = self.conn.execute(
                 "INSERT INTO runs (started, backend, workers) VALUES (?, ?, ?)",
                 (datetime.now(UTC).isoformat(timespec="seconds"), backend, workers),

@@ -29,7 +29,15 @@ from attrs import evolve, frozen
 from deathangel.analysis.workers import DaskCluster, check_dask, new_pool, stop_pool
 from deathangel.errors import DeathAngelError
 from deathangel.tournament.batch import Task, TaskResult, play_task
-from deathangel.tournament.results import FAILED, LOST, NOT_PLAYED, WON, Results, SprtTracker
+from deathangel.tournament.results import (
+    FAILED,
+    LOST,
+    NOT_PLAYED,
+    WON,
+    Results,
+    SprtTracker,
+    run_lock,
+)
 from deathangel.tournament.stats import SprtResult
 from deathangel.tournament.tournament import Cell, TournamentConfig
 
@@ -295,7 +303,7 @@ def run_tournament(
     if backend is None:
         check_backend(workers, dask)
     started = time.perf_counter()
-    with open_results(db, config, resume=resume) as results:
+    with run_lock(db), open_results(db, config, resume=resume) as results:
         # The bots are seeded by the database's key (drawn when it was made), and games'
         # facts are recorded as the database was made to hold them.
         config = evolve(config, bot_key=results.config.bot_key, facts=results.config.facts)

@@ -239,6 +239,11 @@ def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
         assert "Interrupted: go on with the same command and --resume" in out
     stopped = count(db)
     assert at_stop <= stopped < total
+    if how == "kill -9":
+        # Nothing holds the run lock any more: the report knows the run is not playing.
+        report = cli("report", str(db), cwd=tmp_path)
+        assert report.returncode == 0, report.stderr
+        assert report.stdout.rstrip().endswith("; killed (no end recorded))")
     resumed = cli("tournament", str(config), "--resume", "--workers", "2", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{total - stopped} game(s) played" in resumed.stdout
@@ -249,8 +254,50 @@ def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
     conn = sqlite3.connect(db)
     statuses = [s for (s,) in conn.execute("SELECT status FROM runs ORDER BY id")]
     conn.close()
-    # A killed run never wrote its end; a stopped one did.
-    assert statuses == ["running" if how == "kill -9" else "interrupted", "finished"]
+    # A killed run never wrote its end (the next run, holding the lock, marked it killed); a
+    # stopped one did.
+    assert statuses == ["killed" if how == "kill -9" else "interrupted", "finished"]
+
+
+def test_a_second_run_on_a_database_being_played_is_refused_before_any_game(
+    tmp_path: Path,
+) -> None:
+    """Two runs on one database would play the same games; the second then died on the
+    games table's unique key with a traceback, its games thrown away. Now it is refused in one
+    line before it plays, the first run goes on untouched, and the report calls the first
+    "running" while it plays and "interrupted" once it is stopped."""
+    config = write_config(tmp_path, games=200, players="[1]")
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace('strategy = "first"', 'strategy = "first:pause=0.02"'))
+    db = tmp_path / "t.db"
+    proc = start("tournament", str(config), "--workers", "1", "--batch", "1", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while count(db) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, proc.communicate()
+        second = cli("tournament", str(config), "--resume", "--workers", "1", cwd=tmp_path)
+        assert (second.returncode, second.stderr) == (
+            1,
+            f"error: {db}: another run is playing this tournament now; wait for it to "
+            "end, or stop it (Ctrl-C, or kill), then go on with --resume\n",
+        )
+        assert "game(s) played" not in second.stdout
+        report = cli("report", str(db), cwd=tmp_path)
+        assert report.returncode == 0, report.stderr
+        runs = [line for line in report.stdout.splitlines() if line.startswith("run ")]
+        assert len(runs) == 1 and runs[0].endswith("; running)"), report.stdout
+        os.kill(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=60)
+    finally:
+        kill_group(proc)
+    assert proc.returncode == 130
+    conn = sqlite3.connect(db)
+    statuses = [s for (s,) in conn.execute("SELECT status FROM runs ORDER BY id")]
+    conn.close()
+    assert statuses == ["interrupted"]  # the refused run never started one
+    report = cli("report", str(db), cwd=tmp_path)
+    assert report.stdout.rstrip().endswith("; interrupted)")
 
 
 def test_more_games_go_on_from_the_stored_ones_and_fewer_are_refused(tmp_path: Path) -> None:
