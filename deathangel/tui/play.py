@@ -64,6 +64,8 @@ from deathangel.plugins.strategies import parse_spec, strategies
 from deathangel.tui.board import card_panel, cards_in_play, explain_option, render_board
 from deathangel.tui.primer import PRIMER
 from deathangel.tui.saves import (
+    SaveInUseError,
+    SaveLock,
     SaveTargetError,
     autosave_path,
     check_target,
@@ -369,11 +371,13 @@ class PlaySession:
         pm: Any = None,
         bot_key: str | None = None,
         hints: bool = False,
+        save_lock: SaveLock | None = None,
     ) -> None:
         """``seats`` maps every seat (1..players) to ``"human"`` or ``"bot:NAME"``; ``bots``
         defaults to :func:`make_bots`, seeded under ``bot_key`` (a fresh key when ``None``),
         which the saves keep. ``log_shown``: log lines the table has already seen (a resumed
-        game passes a little less than the whole log, for context)."""
+        game passes a little less than the whole log, for context). ``save_lock`` holds the
+        save file already (else :meth:`run` takes it)."""
         players = game.config.players
         if sorted(seats) != list(range(1, players + 1)):
             raise DeathAngelError(
@@ -385,6 +389,7 @@ class PlaySession:
         self.console = console
         self.answers = answers
         self.save_path = Path(save_path) if save_path is not None else None
+        self.save_lock = save_lock if save_lock is not None else SaveLock()
         self.bot_key = bot_key if bot_key is not None else new_bot_key()
         self.hints = hints
         """Show the search's hint at every decision of a person (``--hints``)."""
@@ -516,7 +521,21 @@ class PlaySession:
 
     def run(self) -> PlayResult:
         """Play until the game ends, a person quits, the answers run out, or the terminal
-        goes away (Ctrl-C, a closed terminal): the game is saved in every case."""
+        goes away (Ctrl-C, a closed terminal): the game is saved in every case.
+
+        :raises SaveInUseError: when another game is playing on the save file.
+        """
+        own = self.save_path is not None and self.save_lock.path is None
+        if own:
+            assert self.save_path is not None
+            self.save_lock.take(self.save_path)
+        try:
+            return self._play()
+        finally:
+            if own:
+                self.save_lock.release()
+
+    def _play(self) -> PlayResult:
         with _hangup_raises():
             try:
                 self._run()
@@ -818,12 +837,19 @@ class PlaySession:
             current = self.save_path is not None and path.absolute() == self.save_path.absolute()
             try:
                 check_target(path, self.game, force=force or current)
+                self.save_lock.take(path)  # before writing: another game may be playing it
             except SaveTargetError as exc:
                 self.say(f"Not saved: {exc}".replace("add --force", "type save FILE --force"))
+                return
+            except SaveInUseError as exc:
+                self.say(f"Not saved: {exc}")
                 return
             if self.save(path):
                 self.save_path = path
                 self.say(f"Saved to {path}; saving there after every decision from now on.")
+            elif self.save_path is not None:
+                with contextlib.suppress(SaveInUseError):
+                    self.save_lock.take(self.save_path)  # back to the file still saved to
         elif self.save_path is None:
             self.say("No save file yet: type save FILE.", "yellow")
         elif self.save():
@@ -1033,9 +1059,45 @@ def _start_session(
     """Save the game where it stands, say who plays what, and play it."""
     if explicit:
         check_target(save_path, game, force=force)
+    save_lock = SaveLock()
+    try:
+        return _open_session(
+            game,
+            controllers,
+            bots,
+            key,
+            console=console,
+            answers=answers,
+            save_path=save_path,
+            save_lock=save_lock,
+            explicit=explicit,
+            title=title,
+            log_shown=log_shown,
+            hints=hints,
+        )
+    finally:
+        save_lock.release()
+
+
+def _open_session(
+    game: Game,
+    controllers: dict[int, str],
+    bots: dict[int, Player],
+    key: str,
+    *,
+    console: Console,
+    answers: Answers,
+    save_path: str | Path,
+    save_lock: SaveLock,
+    explicit: bool,
+    title: str,
+    log_shown: int,
+    hints: bool,
+) -> PlayResult:
     try:
         if not explicit:
             Path(save_path).parent.mkdir(parents=True, exist_ok=True)
+        save_lock.take(save_path)  # before the first write: refused if another game plays it
         save_game(game, controllers, save_path, key)
     except OSError as exc:
         raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
@@ -1064,6 +1126,7 @@ def _start_session(
         log_shown=log_shown,
         bot_key=key,
         hints=hints,
+        save_lock=save_lock,
     )
     return session.run()
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from attrs import frozen
+from filelock import FileLock, Timeout
 
 from deathangel.engine.game import SAVE_FORMAT, Game
 from deathangel.errors import DeathAngelError
@@ -153,6 +154,71 @@ def _describe(data: dict[str, Any]) -> str:
     if isinstance(decisions, list):
         parts.append(f"{len(decisions)} decision(s)")
     return ", ".join(parts)
+
+
+# -- one game at a time on a save -----------------------------------------------------------------
+
+
+class SaveInUseError(DeathAngelError):
+    """The save file is being played on by another ``deathangel play``."""
+
+
+class SaveLock:
+    """The lock of the save file a game is writing: two ``play`` of one save (a game resumed
+    in a second terminal while the first still has it open) would each write their own moves
+    over the other's, after every decision. The second is refused instead.
+
+    An operating-system lock on ``SAVE.lock`` beside the save, held while the game plays:
+    the kernel lets go of it however the process ends, so a killed game never locks its save
+    for good. The file is removed when the game lets go of it (one left by a killed game is
+    harmless). Where the file system cannot lock, the game plays on without it.
+    """
+
+    def __init__(self) -> None:
+        self._lock: FileLock | None = None
+        self.path: Path | None = None
+        """The save held (``None``: none)."""
+
+    def take(self, save: str | Path) -> None:
+        """Hold ``save`` (letting go of the one held before, once this one is held).
+
+        :raises SaveInUseError: when another game holds it.
+        """
+        path = Path(save)
+        if self.path is not None and path.absolute() == self.path.absolute():
+            return
+        if not path.parent.is_dir():
+            # Not made here (the lock would make it): writing the save says what is wrong.
+            self.release()
+            self.path = path
+            return
+        lock = FileLock(
+            path.with_name(path.name + ".lock"),
+            timeout=0,
+            fallback_to_soft=False,  # a marker file would outlive a killed game
+        )
+        held: FileLock | None = lock
+        try:
+            lock.acquire()
+        except Timeout:
+            raise SaveInUseError(
+                f"{save}: this game is being played in another deathangel play; go on there, "
+                "or quit it there first (it stays saved)"
+            ) from None
+        except (NotImplementedError, OSError):
+            held = None  # no locking here (or no folder: the save itself will say so)
+        self.release()
+        self._lock, self.path = held, path
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            # Removed once let go, so the saves folder keeps no lock files. A game starting
+            # on this save in that very instant could hold a lock on the removed file while a
+            # third makes a new one: three games on one save within a microsecond, which a
+            # person at a terminal does not do.
+            Path(self._lock.lock_file).unlink(missing_ok=True)
+        self._lock = self.path = None
 
 
 # -- unfinished games ------------------------------------------------------------------------------
