@@ -1059,76 +1059,42 @@ def _start_session(
     """Save the game where it stands, say who plays what, and play it."""
     if explicit:
         check_target(save_path, game, force=force)
-    save_lock = SaveLock()
-    try:
-        return _open_session(
+    with SaveLock() as save_lock:
+        try:
+            if not explicit:
+                Path(save_path).parent.mkdir(parents=True, exist_ok=True)
+            save_lock.take(save_path)  # before the first write: refused if another game plays it
+            save_game(game, controllers, save_path, key)
+        except OSError as exc:
+            raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
+        console.print(Text(title, style="bold"), soft_wrap=True)
+        for seat in range(1, game.config.players + 1):
+            console.print(
+                Text(
+                    f"  Seat {seat}: {controllers[seat]:<12} teams "
+                    + ", ".join(game.state.seats[seat - 1])
+                ),
+                soft_wrap=True,
+            )
+        console.print(
+            Text(f"  Saved after every decision to {save_path} (Ctrl-C or quit keeps it there)."),
+            soft_wrap=True,
+        )
+        if any(not is_bot(c) for c in controllers.values()):
+            console.print(Text("  Type ? at any prompt for help."), soft_wrap=True)
+        session = PlaySession(
             game,
             controllers,
-            bots,
-            key,
             console=console,
             answers=answers,
             save_path=save_path,
-            save_lock=save_lock,
-            explicit=explicit,
-            title=title,
+            bots=bots,
             log_shown=log_shown,
+            bot_key=key,
             hints=hints,
+            save_lock=save_lock,
         )
-    finally:
-        save_lock.release()
-
-
-def _open_session(
-    game: Game,
-    controllers: dict[int, str],
-    bots: dict[int, Player],
-    key: str,
-    *,
-    console: Console,
-    answers: Answers,
-    save_path: str | Path,
-    save_lock: SaveLock,
-    explicit: bool,
-    title: str,
-    log_shown: int,
-    hints: bool,
-) -> PlayResult:
-    try:
-        if not explicit:
-            Path(save_path).parent.mkdir(parents=True, exist_ok=True)
-        save_lock.take(save_path)  # before the first write: refused if another game plays it
-        save_game(game, controllers, save_path, key)
-    except OSError as exc:
-        raise DeathAngelError(f"{save_path}: cannot save: {exc.strerror or exc}") from None
-    console.print(Text(title, style="bold"), soft_wrap=True)
-    for seat in range(1, game.config.players + 1):
-        console.print(
-            Text(
-                f"  Seat {seat}: {controllers[seat]:<12} teams "
-                + ", ".join(game.state.seats[seat - 1])
-            ),
-            soft_wrap=True,
-        )
-    console.print(
-        Text(f"  Saved after every decision to {save_path} (Ctrl-C or quit keeps it there)."),
-        soft_wrap=True,
-    )
-    if any(not is_bot(c) for c in controllers.values()):
-        console.print(Text("  Type ? at any prompt for help."), soft_wrap=True)
-    session = PlaySession(
-        game,
-        controllers,
-        console=console,
-        answers=answers,
-        save_path=save_path,
-        bots=bots,
-        log_shown=log_shown,
-        bot_key=key,
-        hints=hints,
-        save_lock=save_lock,
-    )
-    return session.run()
+        return session.run()
 
 
 def _again(

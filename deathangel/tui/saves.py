@@ -210,6 +210,12 @@ class SaveLock:
         self.release()
         self._lock, self.path = held, path
 
+    def __enter__(self) -> SaveLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
     def release(self) -> None:
         if self._lock is not None:
             self._lock.release()
