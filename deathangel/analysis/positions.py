@@ -250,10 +250,16 @@ class PositionStore:
         row: tuple[Any, ...] = (game.index, game.seats, int(game.won), json.dumps(data))
         if self.format >= 2:
             row += (json.dumps([list(c) for c in game.decisions or ()]),)
-        with self.conn:
-            self.conn.execute(
-                f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * len(row))})", row
-            )
+        try:
+            with self.conn:
+                self.conn.execute(
+                    f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * len(row))})", row
+                )
+        except sqlite3.Error as exc:  # a full disk: the transaction is rolled back
+            raise PositionsError(
+                f"{self.path}: cannot store game {game.index}: {exc}; every game stored "
+                "before is kept: run the same command again once that is put right"
+            ) from None
 
     def games(self, limit: int | None = None) -> list[GamePositions]:
         """The stored games in order of index (those below ``limit`` only, if given)."""

@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -289,9 +289,11 @@ class Results:
                     conn.execute(statement)
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
             conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             conn.close()
             path.unlink(missing_ok=True)
+            if isinstance(exc, sqlite3.Error):  # a full disk, a read-only folder
+                raise ResultsError(f"{path}: cannot make the results database: {exc}") from None
             raise
         return cls(path, conn, config, meta)
 
@@ -557,7 +559,7 @@ class Results:
             )
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn)
+        return _Transaction(self.conn, self.path)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -581,16 +583,42 @@ class Results:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any exception.
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    SQLite's own failures (a full disk, a file grown past its limit, a write the file system
+    refused) leave as one :class:`ResultsError` naming the database: the transaction is
+    rolled back, so every game stored before stays, and ``--resume`` goes on once the cause
+    is put right.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
+        self.path = path
 
     def __enter__(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
 
-    def __exit__(self, kind: object, *rest: object) -> None:
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        if kind is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except sqlite3.Error as exc:
+                error = exc
+        if self.conn.in_transaction:
+            with suppress(sqlite3.Error):  # the error at hand is the one to tell
+                self.conn.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise self._failed(error) from None
+
+    def _failed(self, exc: sqlite3.Error) -> ResultsError:
+        return ResultsError(
+            f"{self.path}: cannot write to the results database: {exc}; every game stored "
+            "before is kept: go on with --resume once that is put right"
+        )
 
 
 def _empty_hint(conn: sqlite3.Connection) -> str:

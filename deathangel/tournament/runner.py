@@ -35,6 +35,7 @@ from deathangel.tournament.results import (
     NOT_PLAYED,
     WON,
     Results,
+    ResultsError,
     SprtTracker,
     run_lock,
 )
@@ -379,7 +380,12 @@ def run_tournament(
             # stop under way, and cannot cut the run's last write in two.
             backend.close()
             seconds = time.perf_counter() - started
-            results.finish_run(run, status, seconds)
+            try:
+                results.finish_run(run, status, seconds)
+            except ResultsError:
+                # A full disk fails the last write too: the error being raised tells it.
+                if status != "failed":
+                    raise
             if in_main:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)

@@ -46,16 +46,18 @@ The games run on the tournament's backends (worker processes or Dask), a task pe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
 import math
 import secrets
+import sqlite3
 import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from attrs import frozen
 
@@ -490,6 +492,53 @@ class StudySummary:
     objective: str
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def on_study_file(
+    func: Callable[Concatenate[SearchSpace, str | Path, P], R],
+) -> Callable[Concatenate[SearchSpace, str | Path, P], R]:
+    """SQLite's failures on the study's file (second argument) as one :class:`TuneError`
+    naming it: a file that is not a study, or a full disk (Optuna passes them on wrapped in
+    SQLAlchemy's errors, as a traceback of some forty frames)."""
+
+    @functools.wraps(func)
+    def wrapper(
+        space: SearchSpace, study_path: str | Path, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        try:
+            return func(space, study_path, *args, **kwargs)
+        except Exception as exc:
+            problem = _sqlite_problem(exc)
+            if problem is None:
+                raise
+            if "not a database" in problem:
+                raise TuneError(
+                    f"{study_path}: is not a study (the SQLite file deathangel tune keeps); "
+                    "name another --study"
+                ) from None
+            raise TuneError(
+                f"{study_path}: cannot use the study: {problem}; every trial stored before is "
+                "kept: run the same command again once that is put right"
+            ) from None
+
+    return wrapper
+
+
+def _sqlite_problem(exc: BaseException) -> str | None:
+    """The SQLite error behind ``exc``, if one is (as raised, as a cause, or kept by
+    SQLAlchemy as ``orig``)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        orig = getattr(seen, "orig", None)
+        for candidate in (seen, orig):
+            if isinstance(candidate, sqlite3.Error):
+                return str(candidate)
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def open_study(
     space: SearchSpace, path: Path, seed: int | None = None, bot_key: str | None = None
 ) -> Any:
@@ -528,6 +577,7 @@ def open_study(
     return study
 
 
+@on_study_file
 def run_study(
     space: SearchSpace,
     study_path: str | Path,
@@ -705,6 +755,7 @@ class Finalist:
     games: int
 
 
+@on_study_file
 def reevaluate(
     space: SearchSpace,
     study_path: str | Path,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -342,6 +343,37 @@ def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path
     assert f"), {count + 1} of {count + 1} stored" in result.stdout
     expected = play_positions(count + 1, SEED, strategy=SLOW, bot_key=TEST_BOT_KEY)
     assert stored(path) == expected
+
+
+def test_a_full_disk_stops_in_one_line_and_keeps_every_stored_game(tmp_path: Path) -> None:
+    """The file cannot grow past 128 KiB (a limit on the process's files, as a full disk or a
+    quota would stop it): one line naming the file and the game, every game stored before
+    kept, and the same command goes on once there is room."""
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (128 * 1024, 128 * 1024))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails, not the process
+
+    path = tmp_path / "p.db"
+    args = ["play", "--db", str(path), "-n", "60", "-s", str(SEED), "--strategy", "rules"]
+    args += ["--bot-key", TEST_BOT_KEY, "-w", "0"]
+    full = subprocess.run(
+        [sys.executable, "-m", "deathangel", "value", *args],
+        capture_output=True, text=True, timeout=300, preexec_fn=small_files,
+    )  # fmt: skip
+    assert full.returncode == 1, full.stderr
+    assert "Traceback" not in full.stderr
+    assert re.fullmatch(  # the last line (those before it are the progress)
+        rf"error: {re.escape(str(path))}: cannot store game \d+: .+; every game stored before "
+        r"is kept: run the same command again once that is put right",
+        full.stderr.splitlines()[-1],
+    )
+    with sqlite3.connect(path) as conn:
+        kept = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 0 < kept < 60
+    again = cli(*args)
+    assert again.returncode == 0, again.stderr
+    assert "), 60 of 60 stored" in again.stdout
 
 
 def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:

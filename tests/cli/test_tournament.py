@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -298,6 +299,37 @@ def test_a_second_run_on_a_database_being_played_is_refused_before_any_game(
     assert statuses == ["interrupted"]  # the refused run never started one
     report = cli("report", str(db), cwd=tmp_path)
     assert report.stdout.rstrip().endswith("; interrupted)")
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_keeps_every_stored_game(
+    tmp_path: Path,
+) -> None:
+    """The database cannot grow (here the process may write files of at most 256 KiB, as a
+    full disk or a quota would stop it): the run stops with one line naming the database,
+    not a traceback, keeps every game it stored, and --resume goes on once there is room."""
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails, not the process
+
+    args = [sys.executable, "-m", "deathangel", "tournament", "-e", "random", "-p", "1"]
+    args += ["-n", "3000", "--db", "t.db", "-q", "--workers", "1"]
+    full = subprocess.run(
+        args, capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300,
+        preexec_fn=small_files,
+    )  # fmt: skip
+    assert (full.returncode, full.stderr.count("\n")) == (1, 1), full.stderr
+    assert full.stderr.startswith("error: t.db: cannot write to the results database: ")
+    assert full.stderr.endswith("go on with --resume once that is put right\n")
+    stored_then = count(tmp_path / "t.db")
+    assert 0 < stored_then < 3000
+    resumed = cli(*args[3:], "--resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert count(tmp_path / "t.db") == 3000
+    conn = sqlite3.connect(tmp_path / "t.db")
+    statuses = [s for (s,) in conn.execute("SELECT status FROM runs ORDER BY id")]
+    conn.close()
+    assert statuses == ["failed", "finished"]
 
 
 def test_more_games_go_on_from_the_stored_ones_and_fewer_are_refused(tmp_path: Path) -> None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 import os
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -239,6 +241,49 @@ def test_another_search_space_cannot_resume_a_study(tmp_path: Path) -> None:
     other = read_space(space_file(tmp_path, top="sampler = 'cmaes'\n"))
     with pytest.raises(TuneError, match="holds a study of another search space"):
         run_study(other, tmp_path / "s.db", trials=2, games=16, backend=InProcess())
+
+
+def tune(
+    space: Path, study: Path, *, preexec: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    args = [sys.executable, "-m", "deathangel", "tune", str(space), "--study", str(study)]
+    args += ["--trials", "1", "--games", "8", "-w", "0", "--confirm-games", "0", "-q"]
+    return subprocess.run(
+        args, capture_output=True, text=True, cwd=space.parent, timeout=300,
+        preexec_fn=preexec,
+    )  # fmt: skip
+
+
+def test_a_study_file_that_is_not_one_is_refused_in_one_line(tmp_path: Path) -> None:
+    study = tmp_path / "s.db"
+    study.write_text("my notes, not a study\n", encoding="utf-8")
+    out = tune(space_file(tmp_path), study)
+    assert (out.returncode, out.stderr) == (
+        1,
+        f"error: {study}: is not a study (the SQLite file deathangel tune keeps); "
+        "name another --study\n",
+    )
+    assert study.read_text(encoding="utf-8") == "my notes, not a study\n"
+
+
+def test_a_full_disk_is_one_line_and_the_same_command_goes_on(tmp_path: Path) -> None:
+    """The study's file cannot grow past 16 KiB (a limit on the process's files, as a full
+    disk or a quota would stop it): one line, not SQLAlchemy's traceback."""
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails, not the process
+
+    space, study = space_file(tmp_path), tmp_path / "s.db"
+    full = tune(space, study, preexec=small_files)
+    assert (full.returncode, full.stderr.count("\n")) == (1, 1), full.stderr
+    assert full.stderr.startswith(f"error: {study}: cannot use the study: ")
+    assert full.stderr.endswith(
+        "every trial stored before is kept: run the same command again once that is put right\n"
+    )
+    again = tune(space, study)
+    assert again.returncode == 0, again.stderr
+    assert [state for _, state, _ in trials_in(study)] == ["COMPLETE"]
 
 
 def test_without_optuna_the_command_names_the_extra(
