@@ -15,7 +15,7 @@ from deathangel.cli.cardreport import cards_report_cli
 from deathangel.cli.cards import cards_app
 from deathangel.cli.check import check_cli
 from deathangel.cli.odds import odds_cli
-from deathangel.cli.output import pipe_friendly
+from deathangel.cli.output import pipe_friendly, plain_where_unencodable
 from deathangel.cli.play import play_cli
 from deathangel.cli.plugins import plugins_app
 from deathangel.cli.replay import replay_cli
@@ -112,6 +112,7 @@ def main() -> None:
     A :class:`DeathAngelError` is a deliberate, explained failure (bad card file, illegal
     choice...): the user gets its one-line message and exit code 1, not a traceback.
     """
+    plain_where_unencodable()
     try:
         app(args=optional_value(sys.argv[1:], "play", "--resume"), prog_name="deathangel")
     except PluginEffectError as exc:

@@ -14,9 +14,12 @@ gone must be an exception the runner handles, never a silent death.
 
 from __future__ import annotations
 
+import codecs
 import functools
+import io
 import shutil
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +33,41 @@ EXIT_BROKEN_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
 """141: the status of a Unix tool killed by SIGPIPE, as a shell reports it."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# -- terminals that cannot show every character ---------------------------------------------------
+
+PLAIN = {
+    "—": "-", "–": "-", "−": "-", "─": "-", "·": ".", "…": "~", "×": "x",
+    "→": ">", "←": "<", "▶": ">", "❱": ">", "≤": "<", "≥": ">",
+    "●": "o", "★": "*", "⛨": "#", "⚙": "@", "☠": "+", "✓": "v", "✗": "x", "•": "*",
+    "±": "~", "µ": "u", "²": "2", "§": "S", "‘": "'", "’": "'", "“": '"', "”": '"',
+}  # fmt: skip
+"""A one-cell stand-in for each symbol the commands print, for a terminal whose encoding
+lacks it: one cell, so the board's columns stay in line (``←`` facing left becomes ``<``)."""
+
+PLAIN_ERRORS = "deathangel-plain"
+"""The codec error handler that writes :data:`PLAIN`'s stand-ins (``?`` for any other)."""
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(PLAIN.get(c, "?") for c in text), error.end
+
+
+codecs.register_error(PLAIN_ERRORS, _plain)
+
+
+def plain_where_unencodable() -> None:
+    """Let standard output and error write what their encoding lacks as :data:`PLAIN`'s
+    stand-ins, instead of failing. A terminal in Latin-1 or ASCII (an old SSH session's
+    locale, a Windows console redirected to a file) made the first "—" of ``play`` a
+    ``UnicodeEncodeError``, before the game began. Rich draws its boxes in ASCII there by
+    itself; this covers the symbols of our own text."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors=PLAIN_ERRORS)
 
 
 def pipe_friendly(command: F) -> F:
