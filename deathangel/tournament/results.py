@@ -180,8 +180,9 @@ def run_lock(db: str | Path) -> Iterator[None]:
     :raises DatabaseInUseError: when another run holds it (after :data:`LOCK_WAIT` seconds).
     :raises ResultsError: when the database's folder does not exist.
 
-    Where the file system cannot lock at all, the run goes on without the lock: the games
-    table's unique key still keeps any game from being stored twice.
+    Where the lock cannot be taken at all (a file system without locks, a lock file this user
+    may not open), the run goes on without it: the games table's unique key still keeps any
+    game from being stored twice.
     """
     db = Path(db)
     _check_folder(db)
@@ -193,10 +194,11 @@ def run_lock(db: str | Path) -> Iterator[None]:
             f"{db}: another run is playing this tournament now; wait for it to end, or stop "
             "it (Ctrl-C, or kill), then go on with --resume"
         ) from None
-    except PermissionError as exc:
-        raise ResultsError(f"{lock_path(db)}: cannot lock the database: {exc.strerror}") from None
     except (NotImplementedError, OSError):
-        locked = False  # this file system cannot lock
+        # A file system that cannot lock, or a lock file another user made in a shared
+        # folder: the lock is a safeguard, not a condition (SQLite says it if the database
+        # itself cannot be written).
+        locked = False
     else:
         locked = True
     try:
