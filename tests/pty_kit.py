@@ -37,3 +37,11 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         cwd=str(cwd),
         preexec_fn=as_a_shell_starts_it,
     )
+
+
+def quit_game(child: pexpect.spawn) -> None:
+    """Type ``quit`` at the prompt, say yes, and wait for the program to end."""
+    child.sendline("quit")
+    child.expect(r"Quit the game\? It stays saved\. \[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)

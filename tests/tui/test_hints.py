@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pexpect
-from pty_kit import PROMPT, as_a_shell_starts_it
+from pty_kit import PROMPT, as_a_shell_starts_it, quit_game
 from rich.console import Console
 
 from deathangel.engine.game import Game, GameConfig
@@ -84,10 +84,7 @@ def test_ctrl_c_stops_a_hint_not_the_game(tmp_path: Path) -> None:
         child.expect("Thinking")
         child.expect("The search would choose")
         child.expect(PROMPT)
-        child.sendline("quit")
-        child.expect(r"\[y/N\] ")
-        child.sendline("y")
-        child.expect(pexpect.EOF)
+        quit_game(child)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0

@@ -8,7 +8,7 @@ import signal
 from pathlib import Path
 
 import pexpect
-from pty_kit import PROMPT, as_a_shell_starts_it, plain, spawn
+from pty_kit import PROMPT, as_a_shell_starts_it, plain, quit_game, spawn
 
 
 def decision_shown(screen: str | None) -> list[str]:
@@ -48,10 +48,7 @@ def test_a_person_plays_asks_for_help_and_quits(tmp_path: Path) -> None:
         child.sendline("n")
         child.expect("Not quitting")
         child.expect(PROMPT)
-        child.sendline("quit")
-        child.expect(r"Quit the game\? It stays saved\. \[y/N\] ")
-        child.sendline("y")
-        child.expect(pexpect.EOF)
+        quit_game(child)
     finally:
         child.close()
     assert child.exitstatus == 0

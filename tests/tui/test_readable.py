@@ -10,7 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
+from pty_kit import PROMPT, quit_game
 from rich.console import Console
 
 from deathangel.engine.decisions import CHOOSE_ACTION, Option
@@ -19,9 +21,6 @@ from deathangel.players import RandomPlayer
 from deathangel.tui.board import explain_option, render_board
 from deathangel.tui.play import PlaySession, ScriptedAnswers
 
-pexpect = pytest.importorskip("pexpect")
-
-PROMPT = r"\? for help\]> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 COLOUR_CODE = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])[;m]")
 """An escape sequence that sets a foreground colour."""
@@ -36,10 +35,7 @@ def first_screen(env: dict[str, str], cwd: Path) -> str:
     try:
         child.expect(PROMPT)
         screen = child.before or ""
-        child.sendline("quit")
-        child.expect("Quit the game")
-        child.sendline("y")
-        child.expect(pexpect.EOF)
+        quit_game(child)
     finally:
         child.close()
     return screen

@@ -9,8 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pexpect
-from pty_kit import PROMPT, spawn
+from pty_kit import PROMPT, quit_game, spawn
 
 from deathangel.tui.saves import SaveLock
 
@@ -52,10 +51,7 @@ def test_a_save_open_in_one_terminal_cannot_be_resumed_in_another(tmp_path: Path
         assert (tmp_path / "s.json").stat().st_ino == before
         first.sendline("1")
         first.expect(PROMPT)
-        first.sendline("quit")
-        first.expect(r"\[y/N\] ")
-        first.sendline("y")
-        first.expect(pexpect.EOF)
+        quit_game(first)
     finally:
         first.close()
     assert first.exitstatus == 0
