@@ -226,6 +226,23 @@ class SaveLock:
             Path(self._lock.lock_file).unlink(missing_ok=True)
         self._lock = self.path = None
 
+    @staticmethod
+    def held_elsewhere(save: str | Path) -> bool:
+        """Whether another game holds ``save`` now (makes no lock file where there is none)."""
+        path = Path(save)
+        lock_file = path.with_name(path.name + ".lock")
+        if not lock_file.is_file():
+            return False
+        lock = FileLock(lock_file, timeout=0, fallback_to_soft=False)
+        try:
+            lock.acquire()
+        except Timeout:
+            return True
+        except (NotImplementedError, OSError):
+            return False
+        lock.release()
+        return False
+
 
 # -- unfinished games ------------------------------------------------------------------------------
 
@@ -239,11 +256,14 @@ class SavedGame:
     players: int
     seed: int
     round: int
+    open_elsewhere: bool = False
+    """Being played in another ``deathangel play`` now (resuming it is refused)."""
 
     def label(self) -> str:
+        where = " · open in another terminal" if self.open_elsewhere else ""
         return (
             f"{self.modified:%Y-%m-%d %H:%M} · {self.players} player(s) · seed {self.seed} · "
-            f"round {self.round} · {self.path.name}"
+            f"round {self.round} · {self.path.name}{where}"
         )
 
 
@@ -263,7 +283,7 @@ def _saves(folder: Path) -> Iterator[SavedGame]:
             round_ = int(state["round"]) if isinstance(state, dict) else 0
         except (OSError, KeyError, TypeError, ValueError):
             continue
-        yield SavedGame(path, stamp, players, seed, round_)
+        yield SavedGame(path, stamp, players, seed, round_, SaveLock.held_elsewhere(path))
 
 
 def unfinished_games(folder: Path | None = None, *, limit: int = RECENT) -> list[SavedGame]:

@@ -5,12 +5,16 @@ writes its moves over the other's after every decision."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from pty_kit import PROMPT, quit_game, spawn
+from support import TEST_BOT_KEY
 
+from deathangel.engine.game import Game, GameConfig
+from deathangel.tui.play import save_game
 from deathangel.tui.saves import SaveLock
 
 IN_USE = (
@@ -74,3 +78,26 @@ def test_save_file_refuses_a_file_another_game_is_playing(tmp_path: Path) -> Non
     assert f"Not saved: other.json: {IN_USE}" in " ".join(out.stdout.split())
     assert not (tmp_path / "other.json").exists()
     assert (tmp_path / "g.json").exists()  # still saving where it did
+
+
+def test_the_resume_menu_marks_a_game_open_elsewhere_and_refuses_it(
+    tmp_path: Path, own_data_dir: Path
+) -> None:
+    folder = own_data_dir / "saves"
+    folder.mkdir()
+    for seed in (5, 6):
+        game = Game(GameConfig(1, seed=seed))
+        game.apply(game.decision.options[0])  # type: ignore[union-attr]
+        save_game(game, {1: "human"}, folder / f"seed{seed}.json", TEST_BOT_KEY)
+    held = SaveLock()
+    held.take(folder / "seed6.json")  # as a game in another terminal holds it
+    try:
+        out = play("--resume", cwd=tmp_path)  # the menu, then the input ends
+        menu = re.findall(r"^  (\d)\) .* (seed\d\.json)(.*)$", out.stdout, re.MULTILINE)
+        marks = {name: mark for _, name, mark in menu}
+        assert marks == {"seed5.json": "", "seed6.json": " · open in another terminal"}
+        number = next(n for n, name, _ in menu if name == "seed6.json")
+        chosen = play("--resume", cwd=tmp_path, stdin=f"{number}\n")
+        assert (chosen.returncode, chosen.stderr) == (1, f"error: {folder}/seed6.json: {IN_USE}\n")
+    finally:
+        held.release()
