@@ -65,8 +65,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "api": frozenset({"plugins", "players", "scenario", "engine", "cards", "base"}),
     "main": frozenset({"cli"}),
 }
-"""``base`` is the shared bottom (``errors``, ``version``, ``readonly``); ``api`` is
-``deathangel/__init__``, the library's front door; ``main`` is ``__main__``
+"""``base`` is the shared bottom (``errors``, ``version``, ``readonly``, ``filelocks``);
+``api`` is ``deathangel/__init__``, the library's front door; ``main`` is ``__main__``
 (``python -m deathangel``)."""
 
 
@@ -83,7 +83,7 @@ def room_of(module: str) -> str:
         return "api"
     if parts[1] == "__main__":
         return "main"
-    if parts[1] in ("errors", "version", "readonly"):
+    if parts[1] in ("errors", "version", "readonly", "filelocks"):
         return "base"
     return parts[1]
 

@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from attrs import evolve
-from filelock import FileLock, Timeout
 
+from deathangel import filelocks
 from deathangel.errors import DeathAngelError
 from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.tournament.batch import TaskResult
@@ -160,22 +160,10 @@ LOCK_WAIT = 2.0
 is alive, and a run starting in that instant must not be refused for it."""
 
 
-def lock_path(db: str | Path) -> Path:
-    """The lock file of a results database: ``DB.lock`` beside it (empty; it stays)."""
-    db = Path(db)
-    return db.with_name(db.name + ".lock")
-
-
-def _lock(db: str | Path, wait: float) -> FileLock:
-    # No soft fallback: a lock that is only a file's existence outlives a killed run and
-    # would refuse every resume after it. Kept, not deleted, at release: a run waiting on
-    # the deleted file and one that made it anew could each hold a lock of its own.
-    return FileLock(lock_path(db), timeout=wait, fallback_to_soft=False, preserve_lock_file=True)
-
-
 @contextmanager
 def run_lock(db: str | Path) -> Iterator[None]:
-    """Hold the database's run lock while the block runs.
+    """Hold the database's run lock (:mod:`deathangel.filelocks`: ``DB.lock``, empty; it
+    stays) while the block runs.
 
     :raises DatabaseInUseError: when another run holds it (after :data:`LOCK_WAIT` seconds).
     :raises ResultsError: when the database's folder does not exist.
@@ -186,45 +174,24 @@ def run_lock(db: str | Path) -> Iterator[None]:
     """
     db = Path(db)
     _check_folder(db)
-    lock = _lock(db, LOCK_WAIT)
     try:
-        lock.acquire()
-    except Timeout:
+        lock = filelocks.take(db, wait=LOCK_WAIT)
+    except filelocks.Timeout:
         raise DatabaseInUseError(
             f"{db}: another run is playing this tournament now; wait for it to end, or stop "
             "it (Ctrl-C, or kill), then go on with --resume"
         ) from None
-    except (NotImplementedError, OSError):
-        # A file system that cannot lock, or a lock file another user made in a shared
-        # folder: the lock is a safeguard, not a condition (SQLite says it if the database
-        # itself cannot be written).
-        locked = False
-    else:
-        locked = True
     try:
         yield
     finally:
-        if locked:
+        if lock is not None:
             lock.release()
 
 
 def run_alive(db: str | Path) -> bool | None:
     """Whether a run holds ``db``'s run lock now; ``None`` when that cannot be told (no lock
-    file: every run since the lock came in leaves one; or one that cannot be opened, or a file
-    system that cannot lock). Takes the lock for an instant if it is free; never makes the
-    lock file."""
-    path = lock_path(db)
-    if not path.is_file():
-        return None  # made only by deathangels older than the lock, which leave none
-    lock = _lock(db, 0)
-    try:
-        lock.acquire()
-    except Timeout:
-        return True
-    except (NotImplementedError, OSError):
-        return None
-    lock.release()
-    return False
+    file: only deathangels older than the lock ran it; or no lock can be taken here)."""
+    return filelocks.held_elsewhere(db)
 
 
 def _check_folder(path: Path) -> None:

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from attrs import frozen
-from filelock import FileLock, Timeout
+from filelock import FileLock
 
+from deathangel import filelocks
 from deathangel.engine.game import SAVE_FORMAT, Game
 from deathangel.errors import DeathAngelError
 
@@ -168,10 +169,10 @@ class SaveLock:
     in a second terminal while the first still has it open) would each write their own moves
     over the other's, after every decision. The second is refused instead.
 
-    An operating-system lock on ``SAVE.lock`` beside the save, held while the game plays:
-    the kernel lets go of it however the process ends, so a killed game never locks its save
-    for good. The file is removed when the game lets go of it (one left by a killed game is
-    harmless). Where the file system cannot lock, the game plays on without it.
+    An operating-system lock on ``SAVE.lock`` beside the save (:mod:`deathangel.filelocks`),
+    held while the game plays: the kernel lets go of it however the process ends, so a killed
+    game never locks its save for good. The file is removed when the game lets go of it (one
+    left by a killed game is harmless). Where no lock can be taken, the game plays on without.
     """
 
     def __init__(self) -> None:
@@ -187,28 +188,15 @@ class SaveLock:
         path = Path(save)
         if self.path is not None and path.absolute() == self.path.absolute():
             return
-        if not path.parent.is_dir():
-            # Not made here (the lock would make it): writing the save says what is wrong.
-            self.release()
-            self.path = path
-            return
-        lock = FileLock(
-            path.with_name(path.name + ".lock"),
-            timeout=0,
-            fallback_to_soft=False,  # a marker file would outlive a killed game
-        )
-        held: FileLock | None = lock
         try:
-            lock.acquire()
-        except Timeout:
+            lock = filelocks.take(path, wait=0)
+        except filelocks.Timeout:
             raise SaveInUseError(
                 f"{save}: this game is being played in another deathangel play; go on there, "
                 "or quit it there first (it stays saved)"
             ) from None
-        except (NotImplementedError, OSError):
-            held = None  # no locking here (or no folder: the save itself will say so)
         self.release()
-        self._lock, self.path = held, path
+        self._lock, self.path = lock, path
 
     def __enter__(self) -> SaveLock:
         return self
@@ -229,19 +217,7 @@ class SaveLock:
     @staticmethod
     def held_elsewhere(save: str | Path) -> bool:
         """Whether another game holds ``save`` now (makes no lock file where there is none)."""
-        path = Path(save)
-        lock_file = path.with_name(path.name + ".lock")
-        if not lock_file.is_file():
-            return False
-        lock = FileLock(lock_file, timeout=0, fallback_to_soft=False)
-        try:
-            lock.acquire()
-        except Timeout:
-            return True
-        except (NotImplementedError, OSError):
-            return False
-        lock.release()
-        return False
+        return filelocks.held_elsewhere(save) is True
 
 
 # -- unfinished games ------------------------------------------------------------------------------
