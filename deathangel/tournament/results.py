@@ -178,14 +178,30 @@ def run_lock(db: str | Path) -> Iterator[None]:
         lock = filelocks.take(db, wait=LOCK_WAIT)
     except filelocks.Timeout:
         raise DatabaseInUseError(
-            f"{db}: another run is playing this tournament now; wait for it to end, or stop "
-            "it (Ctrl-C, or kill), then go on with --resume"
+            f"{db}: another run is playing this tournament now{_playing(db)}; wait for it to "
+            "end, or stop it (Ctrl-C, or kill), then go on with --resume"
         ) from None
     try:
         yield
     finally:
         if lock is not None:
             lock.release()
+
+
+def _playing(db: Path) -> str:
+    """When the run playing ``db`` started and what it has stored, read without writing:
+    ``" (started ..., N games stored by it)"``, or nothing when that cannot be read."""
+    try:
+        conn = sqlite3.connect(f"{db.absolute().as_uri()}?mode=ro", uri=True, timeout=1)
+        try:
+            row = conn.execute(
+                "SELECT started, games FROM runs WHERE status = 'running' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return ""
+    return "" if row is None else f" (started {row[0]}, {row[1]} games stored by it so far)"
 
 
 def run_alive(db: str | Path) -> bool | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import resource
 import signal
 import sqlite3
@@ -278,10 +279,12 @@ def test_a_second_run_on_a_database_being_played_is_refused_before_any_game(
             time.sleep(0.02)
         assert proc.poll() is None, proc.communicate()
         second = cli("tournament", str(config), "--resume", "--workers", "1", cwd=tmp_path)
-        assert (second.returncode, second.stderr) == (
-            1,
-            f"error: {db}: another run is playing this tournament now; wait for it to "
-            "end, or stop it (Ctrl-C, or kill), then go on with --resume\n",
+        assert second.returncode == 1, second.stderr
+        assert re.fullmatch(
+            rf"error: {re.escape(str(db))}: another run is playing this tournament now "
+            r"\(started \S+, \d+ games stored by it so far\); wait for it to end, or stop it "
+            r"\(Ctrl-C, or kill\), then go on with --resume\n",
+            second.stderr,
         )
         assert "game(s) played" not in second.stdout
         report = cli("report", str(db), cwd=tmp_path)
