@@ -9,11 +9,24 @@ left by a killed process never blocks the next one. The locking itself is ``file
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
 __all__ = ["Timeout", "beside", "held_elsewhere", "take"]
+
+_OPTIONS: dict[str, Any] = {
+    name: value
+    for name, value in (("fallback_to_soft", False), ("preserve_lock_file", True))
+    if name in inspect.signature(FileLock.__init__).parameters
+}
+"""No soft fallback: a lock that is only a file's existence would outlive a killed process and
+block every later one. The lock file kept at release: a process waiting on a deleted file
+and one that made it anew could each hold a lock of their own. Older filelock releases (3.x,
+which environments with ``virtualenv`` or ``pre-commit`` keep, as those cap filelock below
+4) have neither option, and do both already on Unix."""
 
 
 def beside(path: str | Path) -> Path:
@@ -33,10 +46,7 @@ def take(path: str | Path, *, wait: float) -> FileLock | None:
     lock_file = beside(path)
     if not lock_file.parent.is_dir():
         return None
-    # No soft fallback: a lock that is only a file's existence would outlive a killed
-    # process and block every later one. The lock file is kept at release: a process waiting
-    # on a deleted file and one that made it anew could each hold a lock of their own.
-    lock = FileLock(lock_file, timeout=wait, fallback_to_soft=False, preserve_lock_file=True)
+    lock = FileLock(lock_file, timeout=wait, **_OPTIONS)
     try:
         lock.acquire()
     except Timeout:
