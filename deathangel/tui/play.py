@@ -526,8 +526,7 @@ class PlaySession:
         :raises SaveInUseError: when another game is playing on the save file.
         """
         own = self.save_path is not None and self.save_lock.path is None
-        if own:
-            assert self.save_path is not None
+        if self.save_path is not None and own:
             self.save_lock.take(self.save_path)
         try:
             return self._play()

@@ -214,11 +214,6 @@ class SaveLock:
             Path(self._lock.lock_file).unlink(missing_ok=True)
         self._lock = self.path = None
 
-    @staticmethod
-    def held_elsewhere(save: str | Path) -> bool:
-        """Whether another game holds ``save`` now (makes no lock file where there is none)."""
-        return filelocks.held_elsewhere(save) is True
-
 
 # -- unfinished games ------------------------------------------------------------------------------
 
@@ -259,7 +254,8 @@ def _saves(folder: Path) -> Iterator[SavedGame]:
             round_ = int(state["round"]) if isinstance(state, dict) else 0
         except (OSError, KeyError, TypeError, ValueError):
             continue
-        yield SavedGame(path, stamp, players, seed, round_, SaveLock.held_elsewhere(path))
+        open_elsewhere = filelocks.held_elsewhere(path) is True  # another game plays it now
+        yield SavedGame(path, stamp, players, seed, round_, open_elsewhere)
 
 
 def unfinished_games(folder: Path | None = None, *, limit: int = RECENT) -> list[SavedGame]:
