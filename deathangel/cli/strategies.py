@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -61,6 +62,8 @@ def _row(strategy: Strategy, needs: str | None) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Path) and value == Path():
+        return None  # a file the spec must name (policy:model=FILE): there is no default
     return value if isinstance(value, int | float | str | bool) or value is None else str(value)
 
 
@@ -86,7 +89,9 @@ def list_cli(
     table = Table("strategy", "from", "what it does", "parameters (NAME:key=value,...)")
     for row in rows:
         params = "\n".join(
-            f"{p['name']} ({p['kind']}, default {p['default']!r})"
+            f"{p['name']} ({p['kind']}, "
+            + ("no default" if p["default"] is None else f"default {p['default']!r}")
+            + ")"
             + (f": {p['help']}" if p["help"] else "")
             for p in row["parameters"]
         )

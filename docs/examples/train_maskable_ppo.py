@@ -17,8 +17,10 @@ legal action, observations normalised with the statistics frozen at the end of t
 
 Printed: win rate with its 95% Wilson interval and mean locations reached with a 95%
 interval, for each policy, and the paired difference in locations reached. ``--out FILE``
-writes the figures as JSON; ``--save FILE.npz`` the policy's weights and normalisation (numpy
-arrays, never a pickle), with the action table's digest and the encoding's version.
+writes the figures as JSON; ``--save FILE.npz`` the policy file (numpy arrays, never a
+pickle: the policy's layers, its observation statistics, the action table's digest and the
+encoding's version), which ``deathangel tournament --with policy -e policy:model=FILE.npz``
+seats beside the bots.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ except ImportError as exc:  # one line saying what to install, not a traceback
 
 from deathangel.analysis.simulate import play_game, spec_bots, wilson_interval
 from deathangel.engine.game import GameConfig
-from deathangel.learning.actions import ACTION_TABLE_VERSION
 from deathangel.learning.encoding import ENCODING_VERSION
 from deathangel.learning.gym_env import DeathAngelEnv
+from deathangel.learning.policy import FORMAT, FORMAT_VERSION, load_policy
+from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
 
 TRAIN_SEEDS = (10**9, 2**62)
@@ -137,12 +140,13 @@ def play_ppo(model: MaskablePPO, venv: VecNormalize, seeds: range) -> list[tuple
     return results
 
 
-def play_bot(spec_text: str, seeds: range) -> list[tuple[bool, int]]:
+def play_bot(spec_text: str, seeds: range, key: str) -> list[tuple[bool, int]]:
     spec = parse_spec(spec_text)
     found = strategies()
     results = []
     for game_seed in seeds:
-        result = play_game(GameConfig(1, seed=game_seed), spec_bots([spec], game_seed, found))
+        bots = spec_bots([spec], game_seed, found, key)
+        result = play_game(GameConfig(1, seed=game_seed), bots)
         results.append((result.won, result.locations_reached))
     return results
 
@@ -172,20 +176,56 @@ def summary(name: str, results: list[tuple[bool, int]]) -> dict[str, Any]:
 
 
 def save_npz(path: str, model: MaskablePPO, venv: VecNormalize) -> None:
-    arrays = {f"policy/{k}": v.cpu().numpy() for k, v in model.policy.state_dict().items()}
+    """Write the policy file ``policy:model=FILE.npz`` plays (docs/learning.md, "A trained
+    agent at a seat"): the policy network's layers, the frozen observation statistics and
+    what the policy was trained on; then check that the file picks the actions the model does."""
+    layers = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    layers.append(model.policy.action_net)
+    activations = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}
+    arrays: dict[str, Any] = {}
+    for i, layer in enumerate(layers):
+        arrays[f"weight{i}"] = layer.weight.detach().cpu().numpy()
+        arrays[f"bias{i}"] = layer.bias.detach().cpu().numpy()
     arrays["obs_mean"] = venv.obs_rms.mean
     arrays["obs_var"] = venv.obs_rms.var
     env = DeathAngelEnv(players=1)
-    arrays["meta"] = np.array(
-        json.dumps(
-            {
-                "action_table_digest": env.core.actions.digest(),
-                "action_table_version": ACTION_TABLE_VERSION,
-                "encoding_version": ENCODING_VERSION,
-            }
-        )
-    )
+    meta = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "action_table_digest": env.core.actions.digest(),
+        "encoding_version": ENCODING_VERSION,
+        "layers": len(layers),
+        "activation": activations[model.policy.activation_fn],
+        "obs_clip": float(venv.clip_obs),
+        "obs_epsilon": float(venv.epsilon),
+        "trained_with": "sb3-contrib MaskablePPO, docs/examples/train_maskable_ppo.py",
+    }
+    arrays["meta"] = np.array(json.dumps(meta))
     np.savez(path, **arrays)
+    check_saved(path, model, venv)
+
+
+def check_saved(path: str, model: MaskablePPO, venv: VecNormalize, games: int = 5) -> None:
+    """Play ``games`` games with the model, asking the saved file at every decision too:
+    they must pick the same action (the file is what a tournament seat will play)."""
+    saved = load_policy(path)
+    env = DeathAngelEnv(players=1, flat=True)
+    decisions = 0
+    for game_seed in range(EVAL_SEED, EVAL_SEED + games):
+        obs, _ = env.reset(seed=0, options={"game_seed": game_seed})
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            action, _ = model.predict(
+                venv.normalize_obs(obs), action_masks=mask, deterministic=True
+            )
+            if saved(obs, mask) != int(action):
+                raise SystemExit(f"{path}: the saved policy picks another action than the model")
+            decisions += 1
+            obs, _, terminated, _, _ = env.step(int(action))
+    print(
+        f"saved {path}: the same action as the model at all {decisions} decisions of {games} games"
+    )
 
 
 def main() -> None:
@@ -195,8 +235,12 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="training seed (PPO and envs)")
     parser.add_argument("--out", help="write the figures as JSON here")
-    parser.add_argument("--save", help="write the weights as .npz here")
+    parser.add_argument("--save", help="write the policy file (.npz) here")
+    parser.add_argument(
+        "--bot-key", help="seeds the random and rules bots, as simulate's (default: a new one)"
+    )
     args = parser.parse_args()
+    key = check_bot_key(args.bot_key) if args.bot_key else new_bot_key()
     torch.set_num_threads(1)  # one core: the machine is shared
 
     print(f"training MaskablePPO for {args.minutes} minutes on CPU ({args.envs} envs)")
@@ -210,11 +254,11 @@ def main() -> None:
         save_npz(args.save, model, venv)
 
     seeds = range(EVAL_SEED, EVAL_SEED + args.eval_games)
-    print(f"evaluating on games {seeds.start}..{seeds.stop - 1} (never trained on)")
+    print(f"evaluating on games {seeds.start}..{seeds.stop - 1} (never trained on), bot key {key}")
     played = {
         "maskable_ppo": play_ppo(model, venv, seeds),
-        "random": play_bot("random", seeds),
-        "rules": play_bot("rules", seeds),
+        "random": play_bot("random", seeds, key),
+        "rules": play_bot("rules", seeds, key),
     }
     rows = [summary(name, results) for name, results in played.items()]
     for row in rows:
@@ -239,6 +283,7 @@ def main() -> None:
         "train_cpu_seconds": cpu,
         "train_seeds": list(TRAIN_SEEDS),
         "eval_seeds": [seeds.start, seeds.stop - 1],
+        "bot_key": key,
         "policies": rows,
         "location_differences": diffs,
     }
