@@ -27,7 +27,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy && $(BIN)/mypy docs/examples/*.py
 
 bench: $(STAMP)
 	$(BIN)/deathangel bench

@@ -120,13 +120,14 @@ def play(index: int, sees: str, spec: str, players: int, seed: int, key: str) ->
     """One game of ``spec`` at every seat, its search dealt as ``sees`` says."""
     game = Game(GameConfig(players, seed=seed + index), checkpoints=True, forward=True)
     bots = spec_bots([parse_spec(spec)] * players, seed + index, strategies(), key)
-    search.determinize = dealer(sees, game)  # in this process, for this game only
+    # In this process, for this game only (the module's own name for it, not an export).
+    search.determinize = dealer(sees, game)  # type: ignore[attr-defined]
     try:
         started = time.process_time()
         result = play_out(game, bots)
         cpu = time.process_time() - started
     finally:
-        search.determinize = determinize
+        search.determinize = determinize  # type: ignore[attr-defined]
     won = result.outcome == "victory"
     return index, sees, won, result.locations_reached, result.decisions, cpu
 

@@ -60,7 +60,7 @@ def arrival(game: GamePositions, seed: int, at: str | None = None) -> Game | Non
     for code in game.decisions:
         st = replay.state
         here = st.location is not None and st.phase == "choose_actions"
-        if here and ((not st.location_deck) if at is None else names[st.location] == at):
+        if here and (not st.location_deck if at is None else names[st.location or 0] == at):
             return replay
         replay.apply(Option.from_code(code))
     return None

@@ -21,10 +21,11 @@ from typing import Any
 
 from deathangel.analysis.simulate import play_game, spec_bots, wilson_interval
 from deathangel.engine.decisions import Decision, Option
-from deathangel.engine.game import Game, GameConfig, default_database, new_state
+from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.engine.game import card_table as make_table
 from deathangel.engine.observation import pile_counts
 from deathangel.engine.randomness import Streams
+from deathangel.engine.setup import new_state
 from deathangel.players.rules.player import RuleSet
 from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
@@ -119,7 +120,7 @@ def main() -> None:
     for i in range(args.games):
         seed = args.seed + i
         seat_bots = [Timed(b, clock, count) for b in spec_bots(specs, seed, found, bot_key)]
-        result = play_game(GameConfig(args.players, seed=seed), seat_bots)  # type: ignore[arg-type]
+        result = play_game(GameConfig(args.players, seed=seed), seat_bots)
         wins += result.won
         locations += result.locations_reached
         if args.by_team:
