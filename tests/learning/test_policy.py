@@ -302,3 +302,41 @@ def test_the_strategy_list_says_how_to_seat_a_policy(tmp_path: Path) -> None:
     )
     assert "model (path, no default): the policy file (.npz) to play" in wide.stdout
     assert "default '.'" not in wide.stdout
+
+
+def test_an_environment_seats_a_policy_file_at_the_other_seats(tmp_path: Path) -> None:
+    """``others="policy:model=FILE"`` with the plugin named: the agent's partner is the file,
+    which plays (by its lowest-first rule) exactly the game a PolicyPlayer at that seat plays."""
+    import gymnasium
+
+    import deathangel.learning  # noqa: F401  (registers the id)
+
+    path = lowest_first(tmp_path)
+    env = gymnasium.make(
+        "deathangel/DeathAngel-v0",
+        players=2,
+        seats=[1],
+        others=f"policy:model={path}",
+        plugins=["policy"],
+    )
+    _, info = env.reset(seed=0, options={"game_seed": 21})
+    terminated = False
+    while not terminated:
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, _, info = env.step(int(legal[-1]))
+    played = env.unwrapped.game
+    assert played is not None
+    # The same game again, seat 2 by a PolicyPlayer, seat 1 by the agent's rule.
+    player = PolicyPlayer(load_policy(path))
+    game = Game(GameConfig(2, seed=21))
+    while (decision := game.decision) is not None:
+        observation = game.observation(decision.seat)
+        if decision.seat == 2:
+            option = player.choose(observation, decision)
+        else:
+            legal_now = BASE.actions.legal(decision, observation.state.wounds)
+            option = legal_now.option(max(legal_now.indices))
+        game.push(option)
+    assert game.outcome is not None
+    # The same decisions, one by one (the configs differ only by the plugin named).
+    assert game.to_save()["decisions"] == played.to_save()["decisions"]
