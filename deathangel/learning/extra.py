@@ -18,10 +18,10 @@ INSTALL_HINT = f"pip install 'deathangel[{EXTRA}]'"
 __all__ = ["EXTRA", "INSTALL_HINT", "MissingExtraError", "missing_extra"]
 
 
-def missing_extra(exc: ImportError) -> MissingExtraError:
-    """The one-line error for a package of the extra that failed to import (``exc``)."""
+def missing_extra(exc: ImportError, what: str = "the learning environments") -> MissingExtraError:
+    """The one-line error for a package of the extra that failed to import (``exc``), for
+    ``what`` needs it."""
     name = exc.name or "a package of the extra"
     return MissingExtraError(
-        f"the learning environments need the {EXTRA!r} extra ({name} is not installed): "
-        f"{INSTALL_HINT}"
+        f"{what} need the {EXTRA!r} extra ({name} is not installed): {INSTALL_HINT}"
     )

@@ -34,7 +34,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test
     from deathangel.learning.extra import missing_extra
 
-    raise missing_extra(exc) from None
+    raise missing_extra(exc, "trained policies (the strategy policy)") from None
 
 from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.learning.encoding import ENCODING_VERSION, Encoder, encoder

@@ -459,6 +459,12 @@ def test_report_writes_csv_and_plots(results: Path, tmp_path: Path) -> None:
     [
         ("matplotlib", ["report", "{db}", "--plots", "png"], "deathangel[plots]"),
         ("distributed", ["tournament", "-e", "random", "--dask", "local"], "deathangel[cluster]"),
+        (
+            "numpy",
+            ["tournament", "--with", "policy", "-e", "policy:model=agent.npz"],
+            "error: trained policies (the strategy policy) need the 'rl' extra (numpy is not "
+            "installed): pip install 'deathangel[rl]'",
+        ),
     ],
 )
 def test_a_missing_extra_is_named_in_one_line(
