@@ -313,6 +313,19 @@ _KEPT = 16
 """Databases whose action tables are kept."""
 
 
+def whole_index(action: object) -> int | None:
+    """``action`` as an action index if it is a whole number (``6``, ``6.0``, numpy's
+    integers and floats), else ``None``: ``6.5`` and ``True`` are no index at all, and naming
+    what ``int()`` makes of them would mislead."""
+    if type(action).__name__ in ("bool", "bool_"):  # Python's, and numpy's (1.x and 2.x)
+        return None
+    try:
+        index = int(action)  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return index if index == action else None
+
+
 def action_table(table: CardTable | CardDatabase) -> ActionTable:
     """The action table of a card pool (a game's :class:`CardTable` or its database), built
     once per database object."""

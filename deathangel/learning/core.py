@@ -23,7 +23,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
     raise missing_extra(exc) from None
 
 from deathangel.engine.game import Game, GameConfig, card_table
-from deathangel.learning.actions import ActionTable, IllegalActionError, LegalActions
+from deathangel.learning.actions import ActionTable, IllegalActionError, LegalActions, whole_index
 from deathangel.learning.encoding import Encoder, encoder
 from deathangel.plugins.ruleset import VariantsArg, load_ruleset
 
@@ -118,13 +118,8 @@ class Core:
         :raises IllegalActionError: quoting the index, what it means in the table, the
             decision and the legal indices, for anything else; nothing has changed.
         """
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            index = None
-        # 6.0 is action 6 (a policy may hand floats); 6.5 and True are no index at all, and
-        # naming them by the action int() makes of them would only mislead.
-        if index is None or index != action or isinstance(action, bool):
+        index = whole_index(action)
+        if index is None:
             raise IllegalActionError(
                 f"action {action!r} is not an action index (a whole number 0-{self.size - 1})"
             )

@@ -37,6 +37,7 @@ except ImportError as exc:  # pragma: no cover - exercised by the missing-extra 
     raise missing_extra(exc, "trained policies (the strategy policy)") from None
 
 from deathangel.errors import DeathAngelError, IllegalChoiceError
+from deathangel.learning.actions import whole_index
 from deathangel.learning.encoding import ENCODING_VERSION, Encoder, encoder
 
 if TYPE_CHECKING:
@@ -89,11 +90,9 @@ class PolicyPlayer:
         mask = np.zeros(enc.actions.size, dtype=np.int8)
         mask[legal.indices] = 1
         action = self.policy(enc.encode(observation), mask)
-        index = _whole(action)
+        index = whole_index(action)
         option = legal.option(index) if index is not None else None
         if option is None:
-            # 6.0 is action 6 (numpy hands floats and integers of its own); 6.5 and True
-            # are no index at all, and naming what int() makes of them would mislead.
             meaning = ""
             if index is not None and 0 <= index < enc.actions.size:
                 meaning = f" ({enc.actions.describe(index)})"
@@ -102,17 +101,6 @@ class PolicyPlayer:
                 f"{decision.kind} (seat {decision.seat}); legal: {sorted(legal.indices)}"
             )
         return option
-
-
-def _whole(action: Any) -> int | None:
-    """``action`` as an action index, or ``None`` when it is no whole number."""
-    if isinstance(action, bool | np.bool_):
-        return None
-    try:
-        index = int(action)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return index if index == action else None
 
 
 class MlpPolicy:

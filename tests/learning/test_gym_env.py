@@ -101,7 +101,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(IllegalActionError, match=rf"action {illegal} \(.*\) is not legal"):
         env.step(illegal)
-    for nonsense in ("attack", illegal + 0.5, True):
+    for nonsense in ("attack", illegal + 0.5, True, np.True_):
         with pytest.raises(IllegalActionError, match=rf"^action {nonsense!r} is not an action"):
             env.step(nonsense)
     assert env.game.to_save() == before

@@ -146,7 +146,7 @@ def test_an_illegal_index_names_itself(tmp_path: Path) -> None:
     with pytest.raises(IllegalChoiceError, match=r"^mine: chose action \d+ \(.+\), not legal"):
         player.choose(game.observation(decision.seat), decision)
     # Not whole numbers: named as they are, never as the index int() would make of them.
-    for action, shown in ((0.5, "0.5"), (True, "True"), ("0", "'0'")):
+    for action, shown in ((0.5, "0.5"), (True, "True"), (np.True_, "np.True_"), ("0", "'0'")):
         odd = PolicyPlayer(lambda vector, mask, a=action: a, name="mine")
         with pytest.raises(IllegalChoiceError) as caught:
             odd.choose(game.observation(decision.seat), decision)
