@@ -33,6 +33,7 @@ def print_tables(report: Report, console: Console) -> None:
         PAIR_HEADERS,
         describe_sprt,
         entry_cells,
+        error_text,
         headline,
         pair_cells,
     )
@@ -67,6 +68,8 @@ def print_tables(report: Report, console: Console) -> None:
         console.print(describe_sprt(report.config.sprt, report.sprt, a, b, cap))
     if report.against:
         console.print(report.against, soft_wrap=True)
+    for text in error_text(report):
+        console.print(text, soft_wrap=True, markup=False, highlight=False)
     for run in report.runs:
         rate = run["games"] / run["seconds"] if run["seconds"] else 0.0
         status = run_status(run["status"])

@@ -234,8 +234,8 @@ def summary_lines(summary: RunSummary, config: TournamentConfig, db: Path) -> li
         )
     if summary.failures:
         lines.append(
-            f"{summary.failures} game(s) raised an error: see the failures table "
-            "(seed and traceback)."
+            f"{summary.failures} game(s) raised an error: 'deathangel report {db}' lists the "
+            "errors, with a seed of each (tracebacks in the database's failures table)."
         )
     if summary.sprt is not None:
         lines.append(sprt_line(summary, config))

@@ -122,6 +122,32 @@ class PairLine:
 
 
 @frozen
+class ErrorLine:
+    """Games of one entry in one cell that raised one error (its first line)."""
+
+    cell: Cell
+    entry: str
+    error: str
+    games: int
+    seed: int
+    """The lowest game seed that raised it: the game to play again to see it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.cell.players,
+            "teams": self.cell.teams,
+            "entry": self.entry,
+            "error": self.error,
+            "games": self.games,
+            "first_seed": self.seed,
+        }
+
+
+ERRORS_SHOWN = 5
+"""Distinct errors a report prints (all are in ``--json`` and the failures table)."""
+
+
+@frozen
 class Report:
     """Everything ``deathangel report`` prints or draws."""
 
@@ -137,6 +163,8 @@ class Report:
     against: str = ""
     """What ``--against`` paired with, in words (empty without it): which database, and
     whether the bots' own dice were shared (the same bot key) or only the deals."""
+    errors: tuple[ErrorLine, ...] = ()
+    """The failed games by entry, cell and error, the commonest first."""
 
     @property
     def games(self) -> int:
@@ -161,6 +189,7 @@ class Report:
             "runs": list(self.runs),
             "sprt": None if self.sprt is None else self.sprt.to_dict(),
             "against": self.against or None,
+            "errors": [e.to_dict() for e in self.errors],
         }
 
 
@@ -234,7 +263,44 @@ def read_report(results: Results) -> Report:
         run_alive(results.path),
     )
     sprt = SprtTracker(config, results.states()).advance() if config.sprt is not None else None
-    return Report(config, tuple(lines), tuple(pairs), locations, causes, runs, sprt)
+    return Report(
+        config, tuple(lines), tuple(pairs), locations, causes, runs, sprt, errors=errors(results)
+    )
+
+
+def errors(results: Results) -> tuple[ErrorLine, ...]:
+    """The failures table summed up: each entry's and cell's distinct errors (first line),
+    how many games raised each and the lowest seed that did, the commonest first."""
+    found: Counter[tuple[int, str, str, str]] = Counter()
+    seeds: dict[tuple[int, str, str, str], int] = {}
+    for players, teams, entry, error, seed in results.rows(
+        "SELECT players, cell_teams, entry, error, seed FROM failures"
+    ):
+        key = (players, teams, entry, (str(error).strip().splitlines() or ["(no message)"])[0])
+        found[key] += 1
+        seeds[key] = min(seeds.get(key, seed), seed)
+    ordered = sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
+    return tuple(
+        ErrorLine(Cell(players, teams), entry, error, n, seeds[players, teams, entry, error])
+        for (players, teams, entry, error), n in ordered
+    )
+
+
+def error_text(report: Report) -> list[str]:
+    """The report's failed games in words: one line per distinct error (the commonest
+    :data:`ERRORS_SHOWN`), saying where the tracebacks are."""
+    if not report.errors:
+        return []
+    total = sum(e.games for e in report.errors)
+    out = [f"Games that raised an error ({total}; tracebacks in the database's failures table):"]
+    for e in report.errors[:ERRORS_SHOWN]:
+        out.append(
+            f"  {e.entry} ({e.cell.label}): {e.games} game(s), first seed {e.seed}: {e.error}"
+        )
+    more = len(report.errors) - ERRORS_SHOWN
+    if more > 0:
+        out.append(f"  ... and {more} other error(s) (--json lists them all)")
+    return out
 
 
 def decision_times(results: Results) -> dict[tuple[Cell, str], tuple[float, float]]:
@@ -460,6 +526,8 @@ def markdown(report: Report) -> str:
         a, b = (e.name for e in report.config.entries)
         cap = report.config.games * len(report.config.cells)
         out += ["", describe_sprt(report.config.sprt, report.sprt, a, b, cap)]
+    if report.errors:
+        out += ["", *error_text(report)]
     return "\n".join(out) + "\n"
 
 

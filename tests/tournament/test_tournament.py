@@ -156,6 +156,17 @@ def test_a_game_that_raises_is_recorded_with_its_seed_and_traceback(tmp_path: Pa
     games = [g for (g,) in conn.execute("SELECT game FROM games ORDER BY game")]
     assert games == [k for k in range(7) if k not in failing]
     conn.close()
+    # The report names each error (here each game's differs: the bot's seed is in it), with
+    # the game seed that raised it.
+    with Results.open(tmp_path / "r.db") as results:
+        lines = read_report(results).errors
+    expected = sorted(
+        (f"RuntimeError: flaky bot gives up (its seed {bot_seed(TEST_BOT_KEY, k, 1)})", k)
+        for k in failing
+    )
+    assert [(e.entry, e.cell.players, e.games, e.error, e.seed) for e in lines] == [
+        ("flaky:fail_every=3", 1, 1, error, seed) for error, seed in expected
+    ]
     # A failed game counts as done: resuming plays nothing again.
     again = run_tournament(cfg, tmp_path / "r.db", resume=True, workers=0)
     assert again.status == "nothing to do"
