@@ -8,7 +8,11 @@ standard interfaces:
 - Gymnasium: ``gymnasium.make("deathangel/DeathAngel-v0", players=...)`` (:mod:`.gym_env`),
   registered when this package is imported;
 - PettingZoo: :func:`aec_env` (one agent per seat, :mod:`.pettingzoo_env`);
-- OpenSpiel: the game ``python_deathangel``, registered when :mod:`.openspiel` is imported.
+- OpenSpiel: the game ``python_deathangel``, registered when :mod:`.openspiel` is imported;
+
+and a trained agent back at a seat of any command: :class:`PolicyPlayer` for any function of
+the encoded observation and mask, :func:`load_policy` for a policy file (:mod:`.policy`;
+the strategy ``policy:model=FILE.npz`` with ``--with policy``).
 
 They need the ``rl`` extra (``pip install 'deathangel[rl]'``); without it, using them raises
 :class:`~deathangel.learning.extra.MissingExtraError`, one line naming the extra. Importing
@@ -37,6 +41,9 @@ _EXPORTS = {
     "raw_env": "deathangel.learning.pettingzoo_env",
     "env": "deathangel.learning.pettingzoo_env",
     "MissingExtraError": "deathangel.learning.extra",
+    "PolicyPlayer": "deathangel.learning.policy",
+    "load_policy": "deathangel.learning.policy",
+    "PolicyFileError": "deathangel.learning.policy",
 }
 
 __all__ = ["GYM_ID", *_EXPORTS]
