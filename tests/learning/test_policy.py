@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -255,12 +256,21 @@ def deathangel(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _games(db: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT entry, game, seed, outcome, rounds, decisions, locations_reached FROM games "
+            "ORDER BY entry, game"
+        ).fetchall()
+
+
 def test_a_tournament_seats_the_policy_beside_a_bot(tmp_path: Path) -> None:
     """The strategy ``policy`` from the command line: refused without ``--with policy`` in
     one line saying so; with it, its games are stored and reported; a corrupt file is
     refused before any game is played."""
     lowest_first(tmp_path)
     entries = ["-e", "random", "-e", "policy:model=low.npz", "-p", "1", "-n", "3"]
+    entries += ["--bot-key", "0123456789abcdef0123456789abcdef"]
     without = deathangel("tournament", *entries, "--db", "a.db", cwd=tmp_path)
     assert without.returncode == 1
     assert without.stderr.endswith("(the installed plugin 'policy' offers it: add --with policy)\n")
@@ -274,6 +284,10 @@ def test_a_tournament_seats_the_policy_beside_a_bot(tmp_path: Path) -> None:
         ("random", 3),
         ("policy:model=low.npz", 3),
     }
+    # In a process of its own, handed its seat's view as data, it plays the same games.
+    alone = ["tournament", "--with", "policy", *entries, "--isolate", "--db", "i.db"]
+    assert deathangel(*alone, cwd=tmp_path).returncode == 0
+    assert _games(tmp_path / "i.db") == _games(tmp_path / "t.db")
     # Trained on other cards: every game fails alike, and the report says so in one line.
     lowest_first(tmp_path, "other.npz", action_table_digest="0" * 64)
     other = ["-e", "policy:model=other.npz", "-p", "1", "-n", "3", "-s", "40", "--db", "o.db"]
