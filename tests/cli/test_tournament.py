@@ -270,7 +270,11 @@ def test_a_second_run_on_a_database_being_played_is_refused_before_any_game(
     "running" while it plays and "interrupted" once it is stopped."""
     config = write_config(tmp_path, games=200, players="[1]")
     text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace('strategy = "first"', 'strategy = "first:pause=0.02"'))
+    # About a minute of play in all (0.3 s as each "first" game begins), so the first run is
+    # still playing while the second is refused and the report is read on a loaded machine
+    # (at 0.02 s it had finished its 400 games by then, once, under a full test run); it is
+    # stopped long before.
+    config.write_text(text.replace('strategy = "first"', 'strategy = "first:pause=0.3"'))
     db = tmp_path / "t.db"
     proc = start("tournament", str(config), "--workers", "1", "--batch", "1", cwd=tmp_path)
     try:
