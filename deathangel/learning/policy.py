@@ -84,8 +84,11 @@ class PolicyPlayer:
         if observation is None:  # pragma: no cover - the protocol hands one (observes=True)
             raise ValueError("a policy player reads its observation")
         enc = encoder(observation.table)
-        if isinstance(self.policy, MlpPolicy):
-            self.policy.check_encoder(enc)
+        # Optional, looked up by name as the player protocol's hooks are: a policy that knows
+        # the card pool it was trained on (MlpPolicy) refuses another one before it answers.
+        check = getattr(self.policy, "check_encoder", None)
+        if check is not None:
+            check(enc)
         legal = enc.actions.legal(decision, observation.state.wounds)
         mask = np.zeros(enc.actions.size, dtype=np.int8)
         mask[legal.indices] = 1
