@@ -52,15 +52,19 @@ class Flaky(RandomPlayer):
     """Random, but raises in games where its seed is a multiple of fail_every.
 
     :param fail_every: fail when the bot's own seed is a multiple of this (0: never).
+    :param plain: the same message in every game (not naming the bot's seed).
     """
 
-    def __init__(self, seed: int = 0, fail_every: int = 0) -> None:
+    def __init__(self, seed: int = 0, fail_every: int = 0, plain: bool = False) -> None:
         super().__init__(seed)
         self.own_seed = seed
+        self.plain = plain
         self.fails = bool(fail_every) and seed % fail_every == 0
 
     def choose(self, observation: Any, decision: Decision) -> Option:
         if self.fails:
+            if self.plain:
+                raise RuntimeError("flaky bot gives up\nits second line")
             raise RuntimeError(f"flaky bot gives up (its seed {self.own_seed})")
         return super().choose(observation, decision)
 

@@ -27,10 +27,17 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from deathangel.analysis.simulate import MAX_DECISIONS, spec_bots
-from deathangel.engine.game import Game, GameConfig
+from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.engine.invariants import InvariantError, Progress, check_invariants
+from deathangel.engine.setup import card_table
 from deathangel.errors import DeathAngelError
-from deathangel.players.base import end_game, observes, start_game, uses_forward_model
+from deathangel.players.base import (
+    check_table,
+    end_game,
+    observes,
+    start_game,
+    uses_forward_model,
+)
 from deathangel.plugins.strategies import Strategy, parse_spec
 
 if TYPE_CHECKING:
@@ -115,8 +122,12 @@ def check_games(
     if not strategies:
         raise DeathAngelError("name at least one strategy")
     specs = [parse_spec(text) for text in strategies]
+    db = ruleset.db if ruleset is not None else default_database()
+    table = card_table(db, ruleset.switches if ruleset is not None else None)
     for spec in specs:
-        spec.make(0, found=found)  # an unknown strategy or parameter, before any game
+        # An unknown strategy or parameter, or one that cannot play these cards (its
+        # check_table hook), before any game.
+        check_table(spec.make(0, found=found), table)
     started = time.perf_counter()
     faults: list[Fault] = []
     decisions = 0

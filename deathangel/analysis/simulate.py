@@ -28,9 +28,16 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.engine.setup import card_table
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, IllegalChoiceError, PluginEffectError
-from deathangel.players.base import end_game, observes, start_game, uses_forward_model
+from deathangel.players.base import (
+    check_table,
+    end_game,
+    observes,
+    start_game,
+    uses_forward_model,
+)
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
 from deathangel.plugins.isolation import MakeBot
 from deathangel.plugins.strategies import (
@@ -382,10 +389,16 @@ def simulate(
     if pm is None and ruleset is not None:
         pm = ruleset.plugin_manager  # the strategies of the plugins the games are played with
     found = strategies(pm)
+    if ruleset is not None:
+        table = card_table(ruleset.db, ruleset.switches)
+    else:
+        if db is None:
+            db = default_database()
+        table = card_table(db)
     for spec in specs:
-        spec.make(0, found=found)  # an unknown name or parameter fails before any game
-    if db is None and ruleset is None:
-        db = default_database()
+        # An unknown name or parameter, or a player that cannot play these cards (its
+        # check_table hook), fails before any game.
+        check_table(spec.make(0, found=found), table)
     names = [spec.text for spec in specs]
     wins = losses = rounds = locations = decisions = 0
     causes: Counter[str] = Counter()

@@ -41,7 +41,13 @@ from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from deathangel.errors import DeathAngelError, IllegalChoiceError
 from deathangel.learning.actions import IllegalActionError
 from deathangel.learning.core import REWARDS, Core, View, progress_reward
-from deathangel.players.base import end_game, observes, start_game, uses_forward_model
+from deathangel.players.base import (
+    check_table,
+    end_game,
+    observes,
+    start_game,
+    uses_forward_model,
+)
 from deathangel.plugins.ruleset import VariantsArg
 from deathangel.plugins.strategies import StrategySpec, parse_spec, strategies
 
@@ -140,7 +146,9 @@ class DeathAngelEnv(gymnasium.Env[Obs, np.int64]):
         pm = self.core.ruleset.plugin_manager
         self._strategies = strategies(pm)
         if self.other_seats:
-            self.others.check(pm)
+            # An unknown strategy or parameter, or one that cannot play these cards (its
+            # check_table hook), is refused now rather than at the first reset.
+            check_table(self.others.make(0, found=self._strategies), self.core.table)
         self.reward_kind = reward
         self.illegal = illegal
         self.flat = flat

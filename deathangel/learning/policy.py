@@ -43,6 +43,7 @@ from deathangel.learning.encoding import ENCODING_VERSION, Encoder, encoder
 if TYPE_CHECKING:
     from deathangel.engine.decisions import Decision, Option
     from deathangel.engine.observation import Observation
+    from deathangel.engine.state import CardTable
 
 FORMAT = "deathangel-policy"
 """The ``format`` a policy file's ``meta`` names."""
@@ -80,15 +81,24 @@ class PolicyPlayer:
         self.name = name
         """How messages name the policy (its file, for :class:`MlpPolicy`)."""
 
-    def choose(self, observation: Observation | None, decision: Decision) -> Option:
-        if observation is None:  # pragma: no cover - the protocol hands one (observes=True)
-            raise ValueError("a policy player reads its observation")
-        enc = encoder(observation.table)
+    def check_table(self, table: CardTable) -> None:
+        """The player protocol's optional hook: the commands call it with the games' card
+        table before the first game, so a policy trained on other cards is refused before any
+        game is played (:meth:`choose` checks again, for callers that never call this)."""
+        self._check(encoder(table))
+
+    def _check(self, enc: Encoder) -> None:
         # Optional, looked up by name as the player protocol's hooks are: a policy that knows
         # the card pool it was trained on (MlpPolicy) refuses another one before it answers.
         check = getattr(self.policy, "check_encoder", None)
         if check is not None:
             check(enc)
+
+    def choose(self, observation: Observation | None, decision: Decision) -> Option:
+        if observation is None:  # pragma: no cover - the protocol hands one (observes=True)
+            raise ValueError("a policy player reads its observation")
+        enc = encoder(observation.table)
+        self._check(enc)
         legal = enc.actions.legal(decision, observation.state.wounds)
         mask = np.zeros(enc.actions.size, dtype=np.int8)
         mask[legal.indices] = 1

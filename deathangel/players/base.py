@@ -17,7 +17,11 @@ so that any object with ``choose`` is a player:
 - ``replays_on_resume`` (default true): a resumed game asks such a player again at every
   past decision of its seats, so that a player whose choices depend on its own past (a
   random stream) picks up where it was. A player whose every choice depends only on its seed
-  and the observation sets it false.
+  and the observation sets it false;
+- ``check_table(table)``: a player that can play only some card pools (a trained policy knows
+  the cards it was trained with) raises a one-line :class:`~deathangel.errors.DeathAngelError`
+  for any other. The commands call it once with the games' card table before the first game
+  (:func:`check_table`), so a tournament is refused whole rather than failing game by game.
 
 Strategies are offered by name through the ``deathangel_strategies`` hook
 (:mod:`deathangel.plugins.strategies`).
@@ -74,6 +78,13 @@ def end_game(player: object, outcome: str, observation: Callable[[], Observation
     hook: Any = getattr(player, "end_game", None)
     if hook is not None:
         hook(outcome, observation())
+
+
+def check_table(player: object, table: CardTable) -> None:
+    """Call the player's optional ``check_table`` hook with the card table its games use."""
+    hook: Any = getattr(player, "check_table", None)
+    if hook is not None:
+        hook(table)
 
 
 class View(Protocol):

@@ -56,9 +56,18 @@ from typing import Any
 from attrs import frozen
 
 from deathangel.engine.ruleset import Ruleset
+from deathangel.engine.setup import card_table
+from deathangel.engine.state import CardTable
 from deathangel.errors import DeathAngelError
+from deathangel.players.base import check_table
 from deathangel.players.seeds import bot_seed, check_bot_key
-from deathangel.plugins.strategies import Strategy, StrategySpec, parse_spec, strategies
+from deathangel.plugins.strategies import (
+    Strategy,
+    StrategySpec,
+    StrategySpecError,
+    parse_spec,
+    strategies,
+)
 from deathangel.tournament.stats import SprtDesign
 
 RANDOM_TEAMS = "random"
@@ -147,13 +156,22 @@ class Entry:
         }
 
 
-def canonical_spec(spec: StrategySpec, found: Mapping[str, Strategy]) -> StrategySpec:
+def canonical_spec(
+    spec: StrategySpec, found: Mapping[str, Strategy], table: CardTable | None = None
+) -> StrategySpec:
     """``spec`` checked, with each parameter converted to its kind and written as JSON can
     hold it (a path as its text): what a tournament stores and compares on ``--resume``.
+    With ``table``, the games' cards, a player that cannot play them refuses now.
 
-    :raises StrategySpecError: for an unknown strategy or parameter, or a bad value.
+    :raises StrategySpecError: for an unknown strategy or parameter, a bad value, or (its
+        ``check_table`` hook) cards the player cannot play.
     """
-    spec.make(0, found=found)  # an unknown strategy or parameter, or the factory's refusal
+    player = spec.make(0, found=found)  # an unknown strategy or parameter, the factory's refusal
+    if table is not None:
+        try:
+            check_table(player, table)
+        except DeathAngelError as exc:
+            raise StrategySpecError(f"strategy {spec.text!r}: {exc}") from None
     where = f"strategy {spec.text!r}"
     strategy = found[spec.name]
     values: dict[str, Any] = {}
@@ -453,7 +471,8 @@ def build_config(
     rules = _ruleset(with_, variants, where)
     found = found_strategies(plugins, with_)
     cells = _cells(counts, [str(t) for t in teams], where, rules)
-    entries = _entries(_list(data.get("entry", []), f"{where}: entry"), found, base, where)
+    table = card_table(rules.db, rules.switches)
+    entries = _entries(_list(data.get("entry", []), f"{where}: entry"), found, base, where, table)
     sprt = None
     if data.get("sprt") is not None:
         s = data["sprt"]
@@ -544,7 +563,11 @@ def _cells(counts: Sequence[int], teams: Sequence[str], where: str, rules: Rules
 
 
 def _entries(
-    raw: Sequence[Any], found: Mapping[str, Strategy], base: Path | None, where: str
+    raw: Sequence[Any],
+    found: Mapping[str, Strategy],
+    base: Path | None,
+    where: str,
+    table: CardTable | None = None,
 ) -> list[Entry]:
     if not raw:
         raise TournamentConfigError(f"{where}: no entry; give at least one [[entry]] or --entry")
@@ -556,7 +579,7 @@ def _entries(
         texts = [e["strategy"]] if "strategy" in e else _list(e["seats"], f"{place}: seats")
         if not texts or not all(isinstance(t, str) for t in texts):
             raise TournamentConfigError(f"{place}: strategies are written as text specs")
-        specs = [canonical_spec(_parse(t, base), found) for t in texts]
+        specs = [canonical_spec(_parse(t, base), found, table) for t in texts]
         name = e.get("name", " | ".join(texts))
         if not isinstance(name, str) or not name.strip():
             raise TournamentConfigError(f"{place}: name must be a non-empty text")

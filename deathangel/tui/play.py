@@ -56,7 +56,7 @@ from deathangel.engine.phases.event import EVENT_HEADER
 from deathangel.engine.ruleset import Ruleset
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError, PluginEffectError, SaveFileError
-from deathangel.players.base import observes, replays_on_resume
+from deathangel.players.base import check_table, observes, replays_on_resume
 from deathangel.players.seeds import bot_seed, check_bot_key, new_bot_key
 from deathangel.plugins.isolation import MakeBot, isolated_bots
 from deathangel.plugins.ruleset import ruleset_for
@@ -155,11 +155,11 @@ def make_bots(
         if is_bot(controller):
             spec = parse_spec(controller[len(BOT_PREFIX) :])
             seed = bot_seed(key, game.config.seed, seat)
-            if make is not None:
-                spec.make(seed, found=found)  # an unknown strategy fails here, in one line
-                bots[seat] = make(spec, seat, seed)
-            else:
-                bots[seat] = spec.make(seed, found=found)
+            # An unknown strategy, or a bot that cannot play this game's cards (its
+            # check_table hook), fails here, in one line, before the game goes on.
+            bot = spec.make(seed, found=found)
+            check_table(bot, game.table)
+            bots[seat] = make(spec, seat, seed) if make is not None else bot
     catch_up = {seat: bot for seat, bot in bots.items() if replays_on_resume(bot)}
     if catch_up and game.history:
         past = Game(game.config, ruleset=game.ruleset, db=game.db)

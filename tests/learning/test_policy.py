@@ -289,30 +289,25 @@ def test_a_tournament_seats_the_policy_beside_a_bot(tmp_path: Path) -> None:
     alone = ["tournament", "--with", "policy", *entries, "--isolate", "--db", "i.db"]
     assert deathangel(*alone, cwd=tmp_path).returncode == 0
     assert _games(tmp_path / "i.db") == _games(tmp_path / "t.db")
-    # Trained on other cards: every game fails alike, and the report says so in one line.
+    # Trained on other cards: refused before any game, in one line.
     lowest_first(tmp_path, "other.npz", action_table_digest="0" * 64)
-    other = ["-e", "policy:model=other.npz", "-p", "1", "-n", "3", "-s", "40", "--db", "o.db"]
-    other += ["--workers", "0"]
-    failed = deathangel("tournament", "--with", "policy", *other, cwd=tmp_path)
-    assert failed.returncode == 0, failed.stderr
-    assert "3 game(s) raised an error: 'deathangel report o.db' lists the errors" in failed.stdout
-    shown = deathangel("report", "o.db", "--markdown", cwd=tmp_path).stdout.splitlines()
-    assert shown[-2] == (
-        "Games that raised an error (3; tracebacks in the database's failures table):"
-    )
+    other = ["-e", "policy:model=other.npz", "-p", "1", "-n", "3", "--db", "o.db"]
+    refused = deathangel("tournament", "--with", "policy", *other, cwd=tmp_path)
+    assert refused.returncode == 1
     assert re.fullmatch(
-        r"  policy:model=other\.npz \(1p\): 3 game\(s\), first seed 40: PolicyFileError: "
-        r"\S*other\.npz: trained on another action table \(digest 000000000000\.\.\., this "
-        rf"game's cards give {BASE.actions.digest()[:12]}\.\.\.\): play it with the cards and "
-        r"plugins it was trained with",
-        shown[-1],
+        r"error: strategy 'policy:model=other\.npz': \S*other\.npz: trained on another "
+        r"action table \(digest "
+        rf"000000000000\.\.\., this game's cards give {BASE.actions.digest()[:12]}\.\.\.\): "
+        r"play it with the cards and plugins it was trained with\n",
+        refused.stderr,
     )
+    assert not (tmp_path / "o.db").exists()
     (tmp_path / "bad.npz").write_bytes(b"nonsense")
     bad = ["-e", "policy:model=bad.npz", "-p", "1", "-n", "3", "--db", "b.db"]
-    refused = deathangel("tournament", "--with", "policy", *bad, cwd=tmp_path)
-    assert refused.returncode == 1
-    assert refused.stderr.startswith("error: strategy 'policy:model=bad.npz': bad.npz: not a ")
-    assert len(refused.stderr.splitlines()) == 1
+    broken = deathangel("tournament", "--with", "policy", *bad, cwd=tmp_path)
+    assert broken.returncode == 1
+    assert broken.stderr.startswith("error: strategy 'policy:model=bad.npz': bad.npz: not a ")
+    assert len(broken.stderr.splitlines()) == 1
     assert not (tmp_path / "b.db").exists()
 
 
@@ -373,3 +368,66 @@ def test_an_environment_seats_a_policy_file_at_the_other_seats(tmp_path: Path) -
     assert game.outcome is not None
     # The same decisions, one by one (the configs differ only by the plugin named).
     assert game.to_save()["decisions"] == played.to_save()["decisions"]
+
+
+def test_every_command_refuses_other_cards_before_the_first_game(tmp_path: Path) -> None:
+    """A policy file trained on other cards is refused when the seats are made, by the
+    player protocol's ``check_table`` hook: ``simulate`` and ``check`` call no progress (no
+    game is played), an environment refuses to be made, ``play`` saves nothing. (Without the
+    hook each would fail, or record a fault, game by game at the first decision.)"""
+    from deathangel.analysis.check import check_games
+    from deathangel.analysis.simulate import simulate
+    from deathangel.learning.gym_env import DeathAngelEnv
+    from deathangel.plugins.ruleset import load_ruleset
+    from deathangel.plugins.strategies import strategies
+    from deathangel.tui.play import make_bots
+
+    path = lowest_first(tmp_path, "other.npz", action_table_digest="0" * 64)
+    spec = f"policy:model={path}"
+    ruleset = load_ruleset(["policy"])
+    found = strategies(ruleset.plugin_manager)
+    key = "0123456789abcdef0123456789abcdef"
+    words = f"{path}: trained on another action table"
+    played: list[Any] = []
+    with pytest.raises(PolicyFileError, match=re.escape(words)):
+        simulate(1, 3, 0, spec, lambda *a: played.append(a), ruleset=ruleset, bot_key=key)
+    with pytest.raises(PolicyFileError, match=re.escape(words)):
+        check_games(
+            ruleset,
+            found,
+            games=2,
+            players=[1],
+            strategies=[spec],
+            bot_key=key,
+            progress=lambda *a: played.append(a),
+        )
+    assert played == []
+    with pytest.raises(PolicyFileError, match=re.escape(words)):
+        DeathAngelEnv(players=2, seats=[1], others=spec, plugins=["policy"])
+    game = Game(GameConfig(2, seed=4), ruleset=ruleset)
+    with pytest.raises(PolicyFileError, match=re.escape(words)):
+        make_bots(game, {1: "human", 2: f"bot:{spec}"}, key=key, pm=ruleset.plugin_manager)
+    # The same file trained on these cards is taken by every one of them.
+    good = lowest_first(tmp_path)
+    assert simulate(1, 1, 0, f"policy:model={good}", ruleset=ruleset, bot_key=key).games == 1
+    assert set(make_bots(game, {2: f"bot:policy:model={good}"}, key=key, pm=ruleset.plugin_manager))
+    # From the command line: one line, nothing saved.
+    run = deathangel(
+        "play",
+        "--with",
+        "policy",
+        "-p",
+        "2",
+        "--seat",
+        f"2=bot:{spec}",
+        "--save",
+        "g.json",
+        cwd=tmp_path,
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        f"error: {words} (digest 000000000000..., this game's cards give "
+        f"{BASE.actions.digest()[:12]}...): play it with the cards and plugins it was trained "
+        "with\n"
+    )
+    assert not (tmp_path / "g.json").exists()

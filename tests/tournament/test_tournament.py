@@ -32,7 +32,7 @@ from deathangel.players.seeds import bot_seed
 from deathangel.plugins.strategies import strategy_factory
 from deathangel.tournament.batch import Task
 from deathangel.tournament.replays import replay_stored_game
-from deathangel.tournament.report import read_report
+from deathangel.tournament.report import error_text, read_report
 from deathangel.tournament.results import NOT_PLAYED, WON, Results, ResultsError
 from deathangel.tournament.runner import Dask, WorkerCrashError, plan, run_tournament
 from deathangel.tournament.tournament import (
@@ -170,6 +170,25 @@ def test_a_game_that_raises_is_recorded_with_its_seed_and_traceback(tmp_path: Pa
     # A failed game counts as done: resuming plays nothing again.
     again = run_tournament(cfg, tmp_path / "r.db", resume=True, workers=0)
     assert again.status == "nothing to do"
+
+
+def test_the_report_shows_one_error_of_many_games_as_one_line(tmp_path: Path) -> None:
+    """The same error in every game of an entry: one line with its count and lowest seed,
+    its first line only; the other entry's games are not in it."""
+    cfg = config(
+        games=4,
+        seed=30,
+        players=1,
+        entry=[{"strategy": "flaky:fail_every=1,plain=true"}, {"strategy": "random"}],
+    )
+    run_tournament(cfg, tmp_path / "r.db", workers=0)
+    with Results.open(tmp_path / "r.db") as results:
+        report = read_report(results)
+    assert error_text(report) == [
+        "Games that raised an error (4; tracebacks in the database's failures table):",
+        "  flaky:fail_every=1,plain=true (1p): 4 game(s), first seed 30: "
+        "RuntimeError: flaky bot gives up",
+    ]
 
 
 def test_resume_plays_only_what_is_missing_and_refuses_another_tournament(
