@@ -26,6 +26,9 @@ The game seeds are drawn from ``TRAIN_SEEDS`` (10**9 and up) by ``--seed``, so t
 held-out ranges the docs measure on (800000..800999 for learning agents) are never played.
 The teacher sees what its seat may see and nothing else, as in any game; so does the network.
 
+``collect --student FILE.npz`` is DAgger: the student plays, the teacher labels what it
+would have done at each of the student's decisions. ``fit`` takes several folders at once.
+
 ``fit`` holds out the last tenth of the games (whole games, not decisions), prints each
 epoch's loss and how often the network picks the teacher's action on the held-out games,
 keeps the epoch with the lowest held-out loss, and checks that the written file picks the
@@ -35,6 +38,7 @@ same action as the network at every held-out decision.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import math
@@ -51,25 +55,31 @@ from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.observation import Observation
 from deathangel.learning.encoding import ENCODING_VERSION, Encoder, encoder
-from deathangel.learning.policy import FORMAT, FORMAT_VERSION, load_policy
+from deathangel.learning.policy import FORMAT, FORMAT_VERSION, PolicyPlayer, load_policy
 from deathangel.players.seeds import check_bot_key, new_bot_key
 from deathangel.plugins.strategies import parse_spec, strategies
 
 TRAIN_SEEDS = (10**9, 2**62)
 """The game seeds teacher games are drawn from (half-open), as the PPO example trains on."""
 HOLD_OUT = 0.1
-"""The share of games (the last ones) ``fit`` keeps out of training, to judge it by."""
+"""The share of games (the last ones of each folder) ``fit`` keeps out of training."""
+SAME = ("players", "action_table_digest", "encoding_version")
+"""What every folder ``fit`` trains on at once must share."""
 
 
 class Recorder:
     """The teacher at a seat, noting what an agent would have been shown and what it chose.
 
-    Every other attribute (``uses_forward_model``, ``start_game``...) is the teacher's, so
-    the game treats it exactly as the teacher alone."""
+    With a ``student`` (a player), the student's choice is played and the teacher is only
+    asked what it would have done there (DAgger: the teacher labels the positions the
+    student's own play leads to, which the teacher's games never show it). Every other
+    attribute (``uses_forward_model``, ``start_game``...) is the teacher's, so the game
+    treats it as the teacher."""
 
-    def __init__(self, teacher: Any, enc: Encoder) -> None:
+    def __init__(self, teacher: Any, enc: Encoder, student: Any = None) -> None:
         self.teacher = teacher
         self.enc = enc
+        self.student = student
         self.vectors: list[np.ndarray[Any, Any]] = []
         self.legal: list[list[int]] = []
         self.actions: list[int] = []
@@ -85,6 +95,9 @@ class Recorder:
             self.vectors.append(self.enc.encode(observation))
             self.legal.append(list(legal.indices))
             self.actions.append(legal.indices[decision.options.index(option)])
+        if self.student is not None:
+            played: Option = self.student.choose(observation, decision)
+            return played
         return option
 
 
@@ -94,20 +107,28 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def play_shard(
-    data: str, shard: int, seeds: list[int], teacher: str, players: int, key: str
+    data: str,
+    shard: int,
+    seeds: list[int],
+    teacher: str,
+    players: int,
+    key: str,
+    student: str | None = None,
 ) -> tuple[int, int, float]:
     """Play one shard's games and write it; returns (shard, decisions, CPU seconds)."""
     started = time.process_time()
     spec = parse_spec(teacher)
     found = strategies()
     enc = encoder(Game(GameConfig(players, seed=0)).table)
+    pupil = PolicyPlayer(load_policy(student), name=student) if student else None
     vectors: list[np.ndarray[Any, Any]] = []
     masks: list[np.ndarray[Any, Any]] = []
     actions: list[int] = []
     games: list[int] = []
     outcomes: list[bool] = []
     for k, game_seed in enumerate(seeds):
-        seats = [Recorder(bot, enc) for bot in spec_bots([spec] * players, game_seed, found, key)]
+        bots = spec_bots([spec] * players, game_seed, found, key)
+        seats = [Recorder(bot, enc, pupil) for bot in bots]
         result = play_game(GameConfig(players, seed=game_seed), seats)
         outcomes.append(result.won)
         for seat in seats:
@@ -137,8 +158,15 @@ def collect(args: argparse.Namespace) -> None:
     data.mkdir(parents=True, exist_ok=True)
     enc = encoder(Game(GameConfig(args.players, seed=0)).table)
     parse_spec(args.teacher).make(0, found=strategies())  # an unknown teacher fails now
+    student = str(Path(args.student).resolve()) if args.student else None
+    if student is not None:
+        PolicyPlayer(load_policy(student)).check_table(Game(GameConfig(args.players)).table)
     about = {
         "teacher": args.teacher,
+        "student": student,
+        "student_sha256": hashlib.sha256(Path(student).read_bytes()).hexdigest()
+        if student
+        else None,
         "players": args.players,
         "seed": args.seed,
         "shard": args.shard,
@@ -147,7 +175,8 @@ def collect(args: argparse.Namespace) -> None:
     }
     info_path = data / "data.json"
     if info_path.exists():
-        stored = json.loads(info_path.read_text(encoding="utf-8"))
+        stored: dict[str, Any] = {"student": None, "student_sha256": None}  # none before --student
+        stored.update(json.loads(info_path.read_text(encoding="utf-8")))
         key = stored.pop("bot_key")
         if args.bot_key and args.bot_key != key:
             raise SystemExit(f"{info_path}: collected with bot key {key}, not {args.bot_key}")
@@ -162,8 +191,9 @@ def collect(args: argparse.Namespace) -> None:
     seeds = game_seeds(args.seed, args.games)
     shards = range(math.ceil(args.games / args.shard))
     todo = [s for s in shards if not (data / f"shard-{s:05d}.npz").exists()]
+    playing = f"{args.teacher}" + (f" (labelling {args.student}'s games)" if student else "")
     print(
-        f"{args.teacher} at {args.players} seat(s): {len(shards) - len(todo)} of {len(shards)} "
+        f"{playing} at {args.players} seat(s): {len(shards) - len(todo)} of {len(shards)} "
         f"shards of {args.shard} games already in {data}; playing {len(todo)} "
         f"on {args.workers} worker(s), bot key {key}",
         flush=True,
@@ -181,6 +211,7 @@ def collect(args: argparse.Namespace) -> None:
                 args.teacher,
                 args.players,
                 key,
+                student,
             )
             for s in todo
         ]
@@ -217,7 +248,7 @@ def load(data: Path) -> dict[str, Any]:
     out: dict[str, Any] = {name: np.concatenate(arrays) for name, arrays in parts.items()}
     size = encoder(Game(GameConfig(info["players"], seed=0)).table).actions.size
     out["masks"] = np.unpackbits(out["masks"], axis=1, count=size).astype(bool)
-    out["info"] = info
+    out["info"] = {"student": None, **info}  # data collected before --student had none
     out["played"] = offset
     out["won"] = won
     return out
@@ -243,6 +274,20 @@ def network(torch: Any, inputs: int, hidden: list[int], outputs: int) -> Any:
     return torch.nn.Sequential(*layers[:-1])
 
 
+def start_from(path: str, info: dict[str, Any]) -> dict[str, Any]:
+    """The arrays of a policy file written by ``fit`` (read as data), to go on training from:
+    the same cards, encoding and normalisation clip."""
+    load_policy(path)  # a broken file is refused in one line, naming it
+    with np.load(path, allow_pickle=False) as f:
+        arrays = {name: f[name] for name in f.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    if meta["action_table_digest"] != info["action_table_digest"]:
+        raise SystemExit(f"{path}: trained on other cards than this data")
+    if meta.get("activation") != "relu" or meta.get("obs_clip") != 10.0:
+        raise SystemExit(f"{path}: not a file fit wrote (relu, observations clipped at 10)")
+    return arrays
+
+
 def masked_logits(net: Any, x: Any, mask: Any) -> Any:
     """The network's logits with every illegal action's pushed out of reach."""
     return net(x).masked_fill(~mask, -1e9)
@@ -252,22 +297,36 @@ def fit(args: argparse.Namespace) -> None:
     torch = torch_module()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    data = load(Path(args.data))
-    info = data["info"]
-    games = data["games"]
-    cut = int(data["played"] * (1 - HOLD_OUT))
-    train = games < cut
+    folders = [load(Path(d)) for d in args.data]
+    info = folders[0]["info"]
+    for folder, path in zip(folders, args.data, strict=True):
+        if any(folder["info"][k] != info[k] for k in SAME):
+            raise SystemExit(f"{path}: its {', '.join(SAME)} differ from {args.data[0]}'s")
+    train_parts = []
+    for folder, path in zip(folders, args.data, strict=True):
+        # The last tenth of each folder's games are held out, whole.
+        cut = int(folder["played"] * (1 - HOLD_OUT))
+        train_parts.append(folder["games"] < cut)
+        about = folder["info"]
+        by = f"{about['teacher']}" + (f" on {about['student']}'s games" if about["student"] else "")
+        print(
+            f"{path}: {by}, {about['players']} seat(s), {folder['played']} games "
+            f"({folder['won']} won), {len(folder['games'])} decisions; training on games "
+            f"0..{cut - 1}, judging on the other {folder['played'] - cut}",
+            flush=True,
+        )
+    train = np.concatenate(train_parts)
     held = ~train
-    print(
-        f"{info['teacher']} at {info['players']} seat(s): {data['played']} games "
-        f"({data['won']} won), {len(games)} decisions; training on games 0..{cut - 1} "
-        f"({int(train.sum())} decisions), judging on the other {data['played'] - cut} "
-        f"({int(held.sum())})",
-        flush=True,
-    )
+    data = {k: np.concatenate([f[k] for f in folders]) for k in ("vectors", "masks", "actions")}
+    data["played"] = sum(f["played"] for f in folders)
+    print(f"{int(train.sum())} decisions to train on, {int(held.sum())} to judge by", flush=True)
     x = data["vectors"]
-    mean: np.ndarray[Any, Any] = x[train].mean(axis=0, dtype=np.float64)
-    var: np.ndarray[Any, Any] = x[train].var(axis=0, dtype=np.float64)
+    start = start_from(args.init, info) if args.init else None
+    if start is not None:  # the network goes on from the file, its normalisation kept
+        mean, var = start["obs_mean"], start["obs_var"]
+    else:
+        mean = x[train].mean(axis=0, dtype=np.float64)
+        var = x[train].var(axis=0, dtype=np.float64)
     clip, eps = 10.0, 1e-8
 
     def normalised(rows: np.ndarray[Any, Any]) -> Any:
@@ -279,6 +338,14 @@ def fit(args: argparse.Namespace) -> None:
     xh, mh = normalised(x[held]), torch.as_tensor(data["masks"][held])
     ah = torch.as_tensor(data["actions"][held], dtype=torch.long)
     net = network(torch, x.shape[1], args.hidden, data["masks"].shape[1])
+    if start is not None:
+        linear = [layer for layer in net if hasattr(layer, "weight")]
+        for i, layer in enumerate(linear):
+            if tuple(layer.weight.shape) != start[f"weight{i}"].shape:
+                raise SystemExit(f"{args.init}: its layers are not --hidden {args.hidden}")
+            with torch.no_grad():
+                layer.weight.copy_(torch.as_tensor(start[f"weight{i}"]))
+                layer.bias.copy_(torch.as_tensor(start[f"bias{i}"]))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     best: tuple[float, int, dict[str, Any]] | None = None
     for epoch in range(1, args.epochs + 1):
@@ -307,7 +374,7 @@ def fit(args: argparse.Namespace) -> None:
     assert best is not None
     net.load_state_dict(best[2])
     print(f"kept epoch {best[1]} (held-out loss {best[0]:.4f})")
-    save(args.save, net, mean, var, clip, eps, info, data, best)
+    save(args.save, net, mean, var, clip, eps, [f["info"] for f in folders], data, best)
     check(torch, args.save, net, mh, x[held])
 
 
@@ -318,7 +385,7 @@ def save(
     var: np.ndarray[Any, Any],
     clip: float,
     eps: float,
-    info: dict[str, Any],
+    infos: list[dict[str, Any]],
     data: dict[str, Any],
     best: tuple[float, int, Any],
 ) -> None:
@@ -332,14 +399,15 @@ def save(
     meta = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "action_table_digest": info["action_table_digest"],
-        "encoding_version": info["encoding_version"],
+        "action_table_digest": infos[0]["action_table_digest"],
+        "encoding_version": infos[0]["encoding_version"],
         "layers": len(linear),
         "activation": "relu",
         "obs_clip": clip,
         "obs_epsilon": eps,
         "trained_with": "behaviour cloning, docs/examples/imitate.py",
-        "teacher": info["teacher"],
+        "teacher": sorted({f["teacher"] for f in infos}),
+        "data": [f"{f['teacher']} on {f['student'] or 'its own'} games" for f in infos],
         "games": data["played"],
         "decisions": len(data["actions"]),
         "held_out_loss": best[0],
@@ -381,8 +449,12 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=0, help="draws the game seeds")
     c.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     c.add_argument("--bot-key", help="seeds the teacher (default: a new one, kept in data.json)")
+    c.add_argument(
+        "--student",
+        help="a policy file that plays the games while the teacher only labels them (DAgger)",
+    )
     f = sub.add_parser("fit", help="fit the network to the recorded choices, write the file")
-    f.add_argument("data", help="the folder collect wrote")
+    f.add_argument("data", nargs="+", help="the folder(s) collect wrote")
     f.add_argument("--save", required=True, help="the policy file (.npz) to write")
     f.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     f.add_argument("--epochs", type=int, default=20)
@@ -391,6 +463,7 @@ def main() -> None:
     f.add_argument("--weight-decay", type=float, default=1e-5)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--threads", type=int, default=1)
+    f.add_argument("--init", help="a policy file fit wrote, to go on from (a warm start)")
     args = parser.parse_args()
     if args.command == "collect":
         collect(args)

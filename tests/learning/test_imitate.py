@@ -114,3 +114,28 @@ def test_collect_writes_shards_resumes_and_refuses_to_mix(tmp_path: Path) -> Non
         assert refused.stderr.startswith(f"{data / 'data.json'}: ")
         assert len(refused.stderr.splitlines()) == 1
     assert sorted(p.name for p in data.iterdir()) == names
+
+
+class First:
+    def choose(self, observation: Any, decision: Decision) -> Option:
+        return decision.options[0]
+
+
+def test_with_a_student_the_student_plays_and_the_teacher_labels() -> None:
+    """DAgger: the game is the student's (the same as the student alone plays it), and what
+    is recorded at each of its decisions is what the teacher would have done there."""
+    script = load_example("imitate")
+    teacher = Last()
+    recorder = script.Recorder(teacher, ENC, student=First())
+    played = play_game(GameConfig(1, seed=12), [recorder])
+    alone = play_game(GameConfig(1, seed=12), [First()])
+    assert (played.outcome, played.rounds, played.decisions) == (
+        alone.outcome,
+        alone.rounds,
+        alone.decisions,
+    )
+    chosen = [d for d, _ in teacher.seen if len(d.options) > 1]
+    assert len(recorder.actions) == len(chosen) > 20
+    for decision, action, legal in zip(chosen, recorder.actions, recorder.legal, strict=True):
+        assert action == legal[-1] != legal[0]  # the teacher's, not the student's
+        assert len(legal) == len(decision.options)
