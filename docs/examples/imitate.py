@@ -63,6 +63,8 @@ TRAIN_SEEDS = (10**9, 2**62)
 """The game seeds teacher games are drawn from (half-open), as the PPO example trains on."""
 HOLD_OUT = 0.1
 """The share of games (the last ones of each folder) ``fit`` keeps out of training."""
+CHUNK = 65536
+"""Rows normalised at a time (a slice in float64 is about 0.8 GB)."""
 SAME = ("players", "action_table_digest", "encoding_version")
 """What every folder ``fit`` trains on at once must share."""
 
@@ -254,6 +256,18 @@ def load(data: Path) -> dict[str, Any]:
     return out
 
 
+def moments(x: np.ndarray[Any, Any], rows: np.ndarray[Any, Any]) -> tuple[Any, Any]:
+    """The mean and variance of ``x``'s ``rows``, column by column, in slices (float64)."""
+    total = np.zeros(x.shape[1])
+    squares = np.zeros(x.shape[1])
+    for i in range(0, len(rows), CHUNK):
+        part = x[rows[i : i + CHUNK]].astype(np.float64)
+        total += part.sum(axis=0)
+        squares += (part * part).sum(axis=0)
+    mean = total / len(rows)
+    return mean, np.maximum(squares / len(rows) - mean * mean, 0.0)
+
+
 def torch_module() -> Any:
     """torch, which only ``fit`` needs (``collect`` runs without it)."""
     try:
@@ -317,25 +331,30 @@ def fit(args: argparse.Namespace) -> None:
         )
     train = np.concatenate(train_parts)
     held = ~train
-    data = {k: np.concatenate([f[k] for f in folders]) for k in ("vectors", "masks", "actions")}
+    data = {k: np.concatenate([f.pop(k) for f in folders]) for k in ("vectors", "masks", "actions")}
     data["played"] = sum(f["played"] for f in folders)
     print(f"{int(train.sum())} decisions to train on, {int(held.sum())} to judge by", flush=True)
     x = data["vectors"]
     start = start_from(args.init, info) if args.init else None
+    train_rows, held_rows = np.flatnonzero(train), np.flatnonzero(held)
     if start is not None:  # the network goes on from the file, its normalisation kept
         mean, var = start["obs_mean"], start["obs_var"]
     else:
-        mean = x[train].mean(axis=0, dtype=np.float64)
-        var = x[train].var(axis=0, dtype=np.float64)
+        mean, var = moments(x, train_rows)
     clip, eps = 10.0, 1e-8
+    scale = 1.0 / np.sqrt(var + eps)
 
     def normalised(rows: np.ndarray[Any, Any]) -> Any:
-        z = np.clip((rows - mean) / np.sqrt(var + eps), -clip, clip)
-        return torch.as_tensor(z, dtype=torch.float32)
+        # In slices: the whole at once in float64 would need twice the data's memory again.
+        out = np.empty((len(rows), x.shape[1]), dtype=np.float32)
+        for i in range(0, len(rows), CHUNK):
+            part = x[rows[i : i + CHUNK]]
+            out[i : i + CHUNK] = np.clip((part - mean) * scale, -clip, clip)
+        return torch.from_numpy(out)
 
-    xt, mt = normalised(x[train]), torch.as_tensor(data["masks"][train])
+    xt, mt = normalised(train_rows), torch.as_tensor(data["masks"][train])
     at = torch.as_tensor(data["actions"][train], dtype=torch.long)
-    xh, mh = normalised(x[held]), torch.as_tensor(data["masks"][held])
+    xh, mh = normalised(held_rows), torch.as_tensor(data["masks"][held])
     ah = torch.as_tensor(data["actions"][held], dtype=torch.long)
     net = network(torch, x.shape[1], args.hidden, data["masks"].shape[1])
     if start is not None:
