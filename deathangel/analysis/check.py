@@ -26,10 +26,9 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from deathangel.analysis.simulate import MAX_DECISIONS, spec_bots
-from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.analysis.simulate import MAX_DECISIONS, games_table, spec_bots
+from deathangel.engine.game import Game, GameConfig
 from deathangel.engine.invariants import InvariantError, Progress, check_invariants
-from deathangel.engine.setup import card_table
 from deathangel.errors import DeathAngelError
 from deathangel.players.base import (
     check_table,
@@ -122,8 +121,7 @@ def check_games(
     if not strategies:
         raise DeathAngelError("name at least one strategy")
     specs = [parse_spec(text) for text in strategies]
-    db = ruleset.db if ruleset is not None else default_database()
-    table = card_table(db, ruleset.switches if ruleset is not None else None)
+    table = games_table(ruleset)
     for spec in specs:
         # An unknown strategy or parameter, or one that cannot play these cards (its
         # check_table hook), before any game.

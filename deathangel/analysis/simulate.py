@@ -51,6 +51,7 @@ from deathangel.plugins.strategies import (
 if TYPE_CHECKING:
     from deathangel.cards.model import CardDatabase
     from deathangel.engine.ruleset import Ruleset
+    from deathangel.engine.state import CardTable
     from deathangel.players import Player
 
 Z95 = 1.959964
@@ -345,6 +346,15 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each game."""
 
 
+def games_table(ruleset: Ruleset | None, db: CardDatabase | None = None) -> CardTable:
+    """The card table games are played with: ``ruleset``'s (its cards and switches), else
+    ``db``'s with the printed rules, else the base game's; what a player's ``check_table``
+    hook is shown before the first game."""
+    if ruleset is not None:
+        return card_table(ruleset.db, ruleset.switches)
+    return card_table(db if db is not None else default_database())
+
+
 def simulate(
     players: int,
     games: int,
@@ -389,12 +399,9 @@ def simulate(
     if pm is None and ruleset is not None:
         pm = ruleset.plugin_manager  # the strategies of the plugins the games are played with
     found = strategies(pm)
-    if ruleset is not None:
-        table = card_table(ruleset.db, ruleset.switches)
-    else:
-        if db is None:
-            db = default_database()
-        table = card_table(db)
+    if db is None and ruleset is None:
+        db = default_database()
+    table = games_table(ruleset, db)
     for spec in specs:
         # An unknown name or parameter, or a player that cannot play these cards (its
         # check_table hook), fails before any game.
