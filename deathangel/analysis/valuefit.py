@@ -20,7 +20,7 @@ import fnmatch
 import importlib
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -89,6 +89,33 @@ def positions_of(games: Sequence[GamePositions], seed: int) -> Positions:
         won += [g.won] * len(g.rows)
         game_ids += [seed + g.index] * len(g.rows)
     return Positions(tuple(rows), tuple(won), tuple(game_ids), tuple(baseline))
+
+
+def lambda_targets(
+    train: Positions, teacher: Callable[[Mapping[str, float]], float], td_lambda: float
+) -> tuple[float, ...]:
+    """Each position's λ-return: what the fit learns instead of the bare outcome.
+
+    A position's outcome is one coin toss of the whole rest of the game, so a few hundred
+    games of a search teach its value through a great deal of noise. The λ-return blends it
+    with what ``teacher`` (a model fitted before) says of the game's later round starts:
+    ``G[t] = (1 − λ)·teacher(position t+1) + λ·G[t+1]``, the last round start of a game taking
+    the outcome itself (1 won, 0 lost). λ = 1 gives the outcome (a plain fit); λ = 0 only the
+    teacher's value of the next round start (one-step temporal differences); between, the
+    nearer the end of the game, the more the outcome counts. The teacher's own errors are the
+    price: the fit is still judged on outcomes alone.
+    """
+    if not 0.0 <= td_lambda <= 1.0:  # NaN too
+        raise DeathAngelError(f"the λ of the targets must be from 0 to 1, not {td_lambda}")
+    out = [0.0] * len(train.rows)
+    n = len(out)
+    for i in range(n - 1, -1, -1):
+        last = i == n - 1 or train.game[i + 1] != train.game[i]
+        if last:
+            out[i] = 1.0 if train.won[i] else 0.0
+        else:
+            out[i] = (1.0 - td_lambda) * teacher(train.rows[i + 1]) + td_lambda * out[i + 1]
+    return tuple(out)
 
 
 @frozen
@@ -162,6 +189,7 @@ def fit(
     start: ValueModel | None = None,
     exclude: Sequence[str] = (),
     folds: int = 1,
+    targets: Sequence[float] | None = None,
 ) -> ValueModel:
     """Fit a model to ``train``'s positions (``hidden=()``: a logistic regression).
 
@@ -184,6 +212,9 @@ def fit(
     (every game judges once) and then fits every game for that many: for a few hundred
     games, where one tenth is too few to choose by; the number chosen and the folds' pooled
     log-loss (the start's beside it) are added to ``about``.
+
+    ``targets``: what to fit each position to (:func:`lambda_targets`), instead of whether
+    its game was won; the epochs are still chosen, and the folds judged, on the outcomes.
     """
     np = _numpy()
     known = list(start.names) if start is not None else []
@@ -192,6 +223,9 @@ def fit(
     names = known + extra
     x = np.array([[row.get(k, 0.0) for k in names] for row in train.rows], dtype=float)
     y = np.array(train.won, dtype=float)
+    fitted = y if targets is None else np.array(targets, dtype=float)
+    if len(fitted) != len(y):
+        raise DeathAngelError(f"{len(fitted)} targets for {len(y)} positions")
     centre = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
@@ -211,7 +245,7 @@ def fit(
             np,
             initial,
             xs[~val],
-            y[~val],
+            fitted[~val],
             xs[val],
             y[val],
             epochs,
@@ -235,7 +269,7 @@ def fit(
             held = set(shuffled[f::folds].tolist())
             val = np.array([g in held for g in games])
             losses, _ = _train(
-                np, initial, xs[~val], y[~val], xs[val], y[val], epochs, rng, learning_rate, l2
+                np, initial, xs[~val], fitted[~val], xs[val], y[val], epochs, rng, learning_rate, l2
             )
             total += np.array(losses) * int(val.sum())
         if start is None:
@@ -243,7 +277,7 @@ def fit(
         # The fewest epochs within a billionth of the least loss: a pass that changes the
         # weights by rounding alone must not count as a gain.
         chosen = int(np.argmax(total <= total.min() * (1 + 1e-9)))
-        _, best = _train(np, initial, xs, y, None, None, chosen, rng, learning_rate, l2)
+        _, best = _train(np, initial, xs, fitted, None, None, chosen, rng, learning_rate, l2)
         # What the folds chose, kept in the model file: a reader of a fitted model (or of
         # the command's output) can see whether the games moved the start at all.
         pooled = total / len(y)

@@ -94,9 +94,18 @@ def fit_cli(
             "by K-fold cross-validation, then fit all the games (for a few hundred games).",
         ),
     ] = 1,
+    td_lambda: Annotated[
+        float,
+        typer.Option(
+            "--td-lambda",
+            help="1: fit each round start to its game's outcome; below 1: to a blend of the "
+            "outcome and the --start model's values of the game's later round starts (less "
+            "noise from few games; 0: the next one's value alone).",
+        ),
+    ] = 1.0,
 ) -> None:
     """Play games, fit a value model to their round starts, and judge it on other games."""
-    from deathangel.analysis.valuefit import check_exclude, fit, play_positions
+    from deathangel.analysis.valuefit import check_exclude, fit, lambda_targets, play_positions
     from deathangel.players.search.model import ValueModel
 
     _check_out(out)
@@ -107,6 +116,12 @@ def fit_cli(
         raise DeathAngelError(f"--folds must be 1 or more, not {folds}")
     if epochs < 1:  # none would write the untrained start (random weights) as a fitted model
         raise DeathAngelError(f"--epochs must be at least 1, not {epochs}")
+    if not 0.0 <= td_lambda <= 1.0:  # NaN too
+        raise DeathAngelError(f"--td-lambda must be from 0 to 1, not {td_lambda}")
+    if td_lambda < 1.0 and start is None:
+        raise DeathAngelError(
+            "--td-lambda below 1 blends in a model's values of later positions: give it --start"
+        )
     begun = ValueModel.load(start) if start is not None else None
     counts = parse_players(players)
     if positions is not None:
@@ -134,7 +149,12 @@ def fit_cli(
             else f"hidden layers {list(widths) or 'none'}"
         )
         + (f", leaving out {', '.join(exclude)}" if exclude else "")
+        + (f", to λ-returns of λ {td_lambda:g}" if td_lambda < 1.0 else "")
     )
+    targets = None
+    if td_lambda < 1.0:
+        assert begun is not None
+        targets = lambda_targets(train, begun.chance, td_lambda)
     model = fit(
         train,
         hidden=widths,
@@ -144,6 +164,7 @@ def fit_cli(
         start=begun,
         exclude=exclude or (),
         folds=folds,
+        targets=targets,
     )
     try:
         model.save(out)

@@ -10,12 +10,13 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from attrs import evolve
 
-from deathangel.analysis.valuefit import Positions, fit, score
+from deathangel.analysis.valuefit import Positions, fit, lambda_targets, score
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
@@ -403,3 +404,74 @@ def test_a_fit_whose_model_could_not_be_written_is_refused_before_it_plays(
         assert result.returncode == 1
         assert result.stderr == message
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_lambda_returns_by_hand() -> None:
+    """Two games, the teacher's values written on the rows: game 1 (won) 0.4 then 0.8 at its
+    second and third round starts, game 2 (lost) 0.6 at its second. By the recursion
+    G[t] = (1 − λ)·v[t+1] + λ·G[t+1], the last round start the outcome:
+    λ = 0.5: game 1 0.65, 0.9, 1; game 2 0.3, 0."""
+    rows = ({"v": 0.1}, {"v": 0.4}, {"v": 0.8}, {"v": 0.3}, {"v": 0.6})
+    positions = Positions(rows, (True,) * 3 + (False,) * 2, (7, 7, 7, 9, 9), (0.5,) * 5)
+
+    def teacher(row: Mapping[str, float]) -> float:
+        return row["v"]
+
+    half = lambda_targets(positions, teacher, 0.5)
+    assert half == pytest.approx((0.65, 0.9, 1.0, 0.3, 0.0), abs=1e-12)
+    assert lambda_targets(positions, teacher, 1.0) == (1.0, 1.0, 1.0, 0.0, 0.0)
+    assert lambda_targets(positions, teacher, 0.0) == pytest.approx((0.4, 0.8, 1.0, 0.6, 0.0))
+    for bad in (-0.1, 1.5, math.nan):
+        with pytest.raises(DeathAngelError, match="λ of the targets must be from 0 to 1"):
+            lambda_targets(positions, teacher, bad)
+
+
+def test_a_fit_to_targets_is_still_judged_on_the_outcomes() -> None:
+    """Targets of 50% everywhere, on games that follow the slope, starting from half the
+    true slope: every pass towards the targets flattens it further and makes the outcomes'
+    loss worse, so a fit judged on the outcomes gives the start back unchanged, with one
+    held-apart tenth or with folds (judged on the targets, it would move towards 50%).
+    Fitted to the truth's own chances instead of the coin tosses, 300 games teach the slope
+    better than their outcomes do."""
+    truth = _logistic(0.0, 1.0)
+    half = _logistic(0.0, 0.5)
+    many = _sloped(2000, 4)
+    flat = [0.5] * 2000
+    assert fit(many, start=half, epochs=5, targets=flat) == half
+    assert evolve(fit(many, start=half, epochs=5, targets=flat, folds=3), about="") == half
+    games = _sloped(300, 4)
+    wrong = _logistic(2.0, 0.0)
+    test = _sloped(4000, 5)
+
+    def loss(model: ValueModel) -> float:
+        return score([model.chance(r) for r in test.rows], test.won).log_loss
+
+    chances = [truth.chance(r) for r in games.rows]
+    soft = fit(games, start=wrong, epochs=150, learning_rate=0.05, targets=chances, folds=3)
+    hard = fit(games, start=wrong, epochs=150, learning_rate=0.05, folds=3)
+    assert loss(soft) < loss(hard)
+    assert loss(soft) < loss(truth) + 0.005
+    with pytest.raises(DeathAngelError, match="299 targets for 300 positions"):
+        fit(games, start=truth, targets=flat[:299])
+
+
+def test_td_lambda_is_checked_before_any_game(tmp_path: Path) -> None:
+    """--td-lambda out of range, or below 1 with no model to take later values from: one
+    line, exit 1, nothing played and nothing written."""
+    out = tmp_path / "m.json"
+    cases = {
+        ("--td-lambda", "1.5"): "error: --td-lambda must be from 0 to 1, not 1.5\n",
+        ("--td-lambda", "0.5"): (
+            "error: --td-lambda below 1 blends in a model's values of later positions: "
+            "give it --start\n"
+        ),
+    }
+    for args, message in cases.items():
+        result = subprocess.run(
+            [sys.executable, "-m", "deathangel", "value", "fit", "--out", str(out), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert (result.returncode, result.stderr) == (1, message)
+    assert not out.exists()
