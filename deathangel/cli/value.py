@@ -265,6 +265,48 @@ def play_cli(
     )
 
 
+@value_app.command("export")
+def export_cli(
+    db: Annotated[Path, typer.Argument(help="A positions file (deathangel value play).")],
+    out: Annotated[
+        Path,
+        typer.Argument(help="The archive to write (JSON; gzipped if the name ends in .gz)."),
+    ],
+) -> None:
+    """Write a positions file's games as a small archive: its settings and each game's
+    decisions, from which 'value import' stores the same positions again."""
+    from deathangel.analysis.positions import PositionStore, write_archive
+
+    _check_out(out, "the archive")
+    with PositionStore.open(db) as store:
+        try:
+            written = write_archive(store, out)
+        except OSError as exc:
+            raise DeathAngelError(
+                f"{out}: cannot write the archive: {exc.strerror or exc}"
+            ) from None
+    typer.echo(f"{written} game(s) of {db} written to {out} ({out.stat().st_size:,} bytes)")
+
+
+@value_app.command("import")
+def import_cli(
+    archive: Annotated[Path, typer.Argument(help="An archive written by 'value export'.")],
+    db: Annotated[Path, typer.Option("--db", help="The positions file to store them in.")],
+) -> None:
+    """Store an archive's games in a positions file (made if it does not exist), each played
+    again from its decisions; games the file holds already are kept as they are."""
+    from deathangel.analysis.positions import restore
+
+    with progress_reporter(False) as show:
+        config, added = restore(archive, db, _paced(show))
+    typer.echo(
+        f"{added} game(s) stored in {db} from {archive} (strategy {config.strategy!r}, seeds "
+        f"from {config.seed}, bot key {config.bot_key}); go on with: deathangel value play "
+        f"--db {db} --strategy '{config.strategy}' -p {','.join(map(str, config.players))} "
+        f"-s {config.seed} -n {config.games}"
+    )
+
+
 def _stored(path: Path) -> tuple[Callable[[], Positions], tuple[int, int, str, str]]:
     """A positions file's games, to read (``read()``: as positions), with (seed, games,
     strategy, players) at once: the settings are checked before the games are read."""
@@ -334,10 +376,10 @@ def _calibration(s: Scores) -> list[tuple[float, float, int]]:
     return list(s.calibration)
 
 
-def _check_out(out: Path) -> None:
+def _check_out(out: Path, what: str = "--out") -> None:
     """Refuse, before a fit's minutes of work, a ``--out`` the model could not be written to."""
     if out.is_dir():
-        raise DeathAngelError(f"{out}: is a folder; name a file for --out")
+        raise DeathAngelError(f"{out}: is a folder; name a file for {what}")
     if not out.parent.is_dir():
         raise DeathAngelError(f"{out}: the folder {out.parent} does not exist")
 

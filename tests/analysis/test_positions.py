@@ -5,6 +5,7 @@ one line, and ``value fit`` / ``value check`` read it."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -25,7 +26,10 @@ from deathangel.analysis.positions import (
     PositionsError,
     PositionStore,
     play_into,
+    read_archive,
     replayed,
+    restore,
+    write_archive,
 )
 from deathangel.analysis.valuefit import Positions, play_positions, positions_of
 from deathangel.players.search.model import ValueModel
@@ -300,6 +304,9 @@ def test_a_format_1_file_is_read_and_extended_without_decisions(tmp_path: Path) 
         return any(k.startswith("marine ") for r in g.rows for k in r)
 
     assert [marines(g) for g in games] == [False, False, True]  # the new game: today's
+    with PositionStore.open(path) as s, pytest.raises(PositionsError) as caught:
+        write_archive(s, tmp_path / "a.json")
+    assert str(caught.value) == f"{path}: a format-1 file holds no decisions to archive"
 
 
 def test_two_runs_on_one_file_store_each_game_once(tmp_path: Path) -> None:
@@ -487,3 +494,96 @@ def test_ctrl_c_stops_the_workers_and_says_how_to_go_on(tmp_path: Path) -> None:
         stored_now = len(s.done())
     assert 1 <= stored_now < 400
     assert last == f"Interrupted: {stored_now} of 400 stored in {path}; the same command goes on."
+
+
+def test_an_archive_stores_the_same_games_again(tmp_path: Path) -> None:
+    """``value export`` writes a file's settings and decisions, no positions; ``value import``
+    makes a file holding exactly the same games from it, gzipped or not, and skips the games a
+    file holds already (importing twice, or into a file a run began, stores each game once)."""
+    path = tmp_path / "p.db"
+    config = PositionsConfig("rules", (1, 2), SEED, 4, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as s:
+        play_into(s)
+        games = s.games()
+    for name in ("a.json.gz", "a.json"):
+        archive = tmp_path / name
+        result = cli("export", str(path), str(archive))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(f"4 game(s) of {path} written to {archive} (")
+        raw = archive.read_bytes()
+        text = gzip.decompress(raw) if name.endswith(".gz") else raw
+        data = json.loads(text)
+        assert data["config"] == config.to_dict()
+        assert [g["decisions"] for g in data["games"]] == [
+            [list(c) for c in g.decisions or ()] for g in games
+        ]
+        assert b"features" not in text and b"positions" not in text
+        again = tmp_path / f"{name}.db"
+        result = cli("import", str(archive), "--db", str(again))
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(f"4 game(s) stored in {again} from {archive} ")
+        with PositionStore.open(again) as s:
+            assert (s.config, s.games()) == (config, games)
+        assert cli("import", str(archive), "--db", str(again)).stdout.startswith("0 game(s)")
+        with PositionStore.open(again) as s:
+            assert s.games() == games
+    begun = tmp_path / "begun.db"
+    with PositionStore.open(begun, PositionsConfig("rules", (1, 2), SEED, 2, TEST_BOT_KEY)) as s:
+        play_into(s)
+    assert restore(tmp_path / "a.json", begun) == (config, 2)
+    with PositionStore.open(begun) as s:
+        assert s.games() == games
+
+
+def test_bad_archives_and_other_settings_are_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    config = PositionsConfig("rules", (1,), SEED, 2, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as s:
+        play_into(s)
+        assert write_archive(s, tmp_path / "a.json") == 2
+    good = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    bad = tmp_path / "bad.json"
+
+    def refused(data: object) -> str:
+        bad.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(PositionsError) as caught:
+            read_archive(bad)
+        return str(caught.value)
+
+    assert refused({"format": "something else"}) == f"{bad}: not an archive of played games"
+    assert refused({**good, "version": 9}) == f"{bad}: archive version 9, this version reads 1"
+    assert refused({**good, "config": {"strategy": "rules"}}).startswith(
+        f"{bad}: a corrupt archive (KeyError('players')"
+    )
+    broken = {**good, "games": [{**good["games"][0], "decisions": "not a list"}]}
+    assert refused(broken).startswith(f"{bad}: a corrupt archive (TypeError(")
+    bad.write_bytes(gzip.compress(b"{not json"))
+    with pytest.raises(PositionsError, match="not an archive of played games"):
+        read_archive(bad)
+    # A game that does not play out to its stored end is named; the games before it stay.
+    cut = json.loads(json.dumps(good))
+    cut["games"][1]["decisions"] = cut["games"][1]["decisions"][:-1]
+    bad.write_text(json.dumps(cut), encoding="utf-8")
+    result = cli("import", str(bad), "--db", str(tmp_path / "cut.db"))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"error: {bad}: game 1's decisions do not replay to its end"
+    )
+    with PositionStore.open(tmp_path / "cut.db") as s:
+        assert [g.index for g in s.games()] == [0]
+    # Another file's settings are refused before anything is stored; so is a missing archive.
+    other = tmp_path / "other.db"
+    with PositionStore.open(other, PositionsConfig("rules", (1,), SEED + 5, 1, TEST_BOT_KEY)):
+        pass
+    result = cli("import", str(tmp_path / "a.json"), "--db", str(other))
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"error: {other}: made with seed {SEED + 5}, not {SEED} (use another file, or the same "
+        "settings to go on)\n",
+    )
+    with PositionStore.open(other) as s:
+        assert s.games() == []
+    result = cli("import", str(tmp_path / "none.json"), "--db", str(other))
+    assert result.stderr == f"error: {tmp_path / 'none.json'}: no such archive\n"
+    result = cli("export", str(path), str(tmp_path))
+    assert result.stderr == f"error: {tmp_path}: is a folder; name a file for the archive\n"
