@@ -29,6 +29,13 @@ The teacher sees what its seat may see and nothing else, as in any game; so does
 ``collect --student FILE.npz`` is DAgger: the student plays, the teacher labels what it
 would have done at each of the student's decisions. ``fit`` takes several folders at once.
 
+``extract DATA --games FILE`` writes the same shards from games already played: a positions
+file of ``deathangel value play`` (a search's games, stored with their decisions for a value
+fit) or its archive (``deathangel value export``). Each game is played again from its
+decisions (the engine alone, milliseconds a game) and the strategy's choices are recorded as
+``collect`` records them, so the hours a search's games cost buy a value fit and an imitation
+both. Their seeds are the file's (the fitting range, 300000..399999), not ``TRAIN_SEEDS``.
+
 ``fit`` holds out the last tenth of the games (whole games, not decisions), prints each
 epoch's loss and how often the network picks the teacher's action on the held-out games,
 keeps the epoch with the lowest held-out loss, and checks that the written file picks the
@@ -50,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from deathangel.analysis.positions import GamePositions, PositionStore, read_archive
 from deathangel.analysis.simulate import play_game, spec_bots
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig
@@ -228,6 +236,113 @@ def collect(args: argparse.Namespace) -> None:
                 flush=True,
             )
     print(f"done: {decisions} decisions recorded, {cpu / 60:.1f} min of CPU")
+
+
+def stored_games(source: Path) -> tuple[dict[str, Any], list[GamePositions]]:
+    """A positions file's (or an archive's) settings and games, in order of index."""
+    if source.suffix == ".db":
+        with PositionStore.open(source) as store:
+            return store.config.to_dict(), store.games()
+    config, played = read_archive(source)
+    return config.to_dict(), sorted(played, key=lambda g: g.index)
+
+
+def replay_shard(
+    data: str, shard: int, seed: int, played: list[GamePositions]
+) -> tuple[int, int, float]:
+    """Record one shard's stored games, played again from their decisions, as ``play_shard``
+    records a teacher's; returns (shard, decisions, CPU seconds)."""
+    started = time.process_time()
+    enc: Encoder | None = None
+    vectors: list[np.ndarray[Any, Any]] = []
+    masks: list[np.ndarray[Any, Any]] = []
+    actions: list[int] = []
+    games: list[int] = []
+    outcomes: list[bool] = []
+    for k, stored in enumerate(played):
+        game = Game(GameConfig(stored.seats, seed=seed + stored.index), checkpoints=False)
+        enc = enc or encoder(game.table)
+        for code in stored.decisions or ():
+            decision = game.decision
+            assert decision is not None, f"game {stored.index} ended before its decisions"
+            option = Option.from_code(code)
+            if len(decision.options) > 1:
+                observation = game.observation(decision.seat)
+                legal = enc.actions.legal(decision, observation.state.wounds)
+                mask = np.zeros(enc.actions.size, dtype=bool)
+                mask[list(legal.indices)] = True
+                vectors.append(enc.encode(observation))
+                masks.append(np.packbits(mask))
+                actions.append(legal.indices[decision.options.index(option)])
+                games.append(k)
+            game.apply(option)
+        if game.decision is not None or (game.outcome == "victory") != stored.won:
+            raise SystemExit(f"game {stored.index}'s decisions do not replay to its end")
+        outcomes.append(stored.won)
+    assert enc is not None
+    path = Path(data) / f"shard-{shard:05d}.npz"
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez_compressed(
+        partial,
+        vectors=np.asarray(vectors, dtype=np.float32).reshape(-1, enc.size),
+        masks=np.asarray(masks, dtype=np.uint8).reshape(len(masks), -1),
+        actions=np.asarray(actions, dtype=np.int32),
+        games=np.asarray(games, dtype=np.int32),
+        won=np.asarray(outcomes, dtype=bool),
+    )
+    os.replace(partial, path)
+    return shard, len(actions), time.process_time() - started
+
+
+def extract(args: argparse.Namespace) -> None:
+    data = Path(args.data)
+    source = Path(args.games).resolve()
+    config, played = stored_games(source)
+    if not played or played[0].decisions is None:
+        raise SystemExit(f"{source}: no games with their decisions stored")
+    if len(config["players"]) != 1:
+        raise SystemExit(f"{source}: games of several player counts; fit takes one")
+    players = config["players"][0]
+    enc = encoder(Game(GameConfig(players, seed=0)).table)
+    about = {
+        "teacher": config["strategy"],
+        "student": None,
+        "student_sha256": None,
+        "players": players,
+        "seed": config["seed"],
+        "shard": args.shard,
+        "action_table_digest": enc.actions.digest(),
+        "encoding_version": ENCODING_VERSION,
+        "games_from": str(source),
+        "bot_key": config["bot_key"],
+    }
+    data.mkdir(parents=True, exist_ok=True)
+    info_path = data / "data.json"
+    if info_path.exists():
+        stored = json.loads(info_path.read_text(encoding="utf-8"))
+        if stored != about:
+            raise SystemExit(
+                f"{info_path}: this data came from other games or settings ({stored}); "
+                "use another folder"
+            )
+    else:
+        info_path.write_text(json.dumps(about, indent=1), encoding="utf-8")
+    # Whole shards only: the games of a shard not yet full are recorded once it fills (a
+    # run that goes on storing games extends the data as the same command is run again).
+    full = len(played) // args.shard
+    todo = [s for s in range(full) if not (data / f"shard-{s:05d}.npz").exists()]
+    decisions = 0
+    for s in todo:
+        shard, n, seconds = replay_shard(
+            str(data), s, config["seed"], played[s * args.shard : (s + 1) * args.shard]
+        )
+        decisions += n
+        print(f"  shard {shard:5d} written: {n} decisions, {seconds:.1f} s of CPU", flush=True)
+    print(
+        f"done: {len(todo)} shard(s) of {args.shard} games written now, {full} in {data} "
+        f"({len(played) - full * args.shard} game(s) wait for a full shard); "
+        f"{decisions} decisions recorded now"
+    )
 
 
 def load(data: Path) -> dict[str, Any]:
@@ -472,6 +587,12 @@ def main() -> None:
         "--student",
         help="a policy file that plays the games while the teacher only labels them (DAgger)",
     )
+    e = sub.add_parser("extract", help="record the choices of games already played and stored")
+    e.add_argument("data", help="the folder the shards go in")
+    e.add_argument(
+        "--games", required=True, help="a positions file (value play) or its archive (value export)"
+    )
+    e.add_argument("--shard", type=int, default=50, help="games a shard file holds")
     f = sub.add_parser("fit", help="fit the network to the recorded choices, write the file")
     f.add_argument("data", nargs="+", help="the folder(s) collect wrote")
     f.add_argument("--save", required=True, help="the policy file (.npz) to write")
@@ -486,6 +607,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "collect":
         collect(args)
+    elif args.command == "extract":
+        extract(args)
     else:
         fit(args)
 

@@ -71,6 +71,15 @@ def collect(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def extract(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "imitate.py"), "extract", str(data), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def test_collect_writes_shards_resumes_and_refuses_to_mix(tmp_path: Path) -> None:
     data = tmp_path / "d"
     args = ["--games", "5", "--shard", "2", "--workers", "1", "--bot-key", KEY]
@@ -139,3 +148,49 @@ def test_with_a_student_the_student_plays_and_the_teacher_labels() -> None:
     for decision, action, legal in zip(chosen, recorder.actions, recorder.legal, strict=True):
         assert action == legal[-1] != legal[0]  # the teacher's, not the student's
         assert len(legal) == len(decision.options)
+
+
+def test_extract_records_stored_games_as_collect_records_them(tmp_path: Path) -> None:
+    """Games stored by ``value play`` (or in its archive), played again from their decisions,
+    give exactly the shards that playing them with the same teacher and bot key records;
+    only whole shards are written, and another file's games are refused in the same folder."""
+    from deathangel.analysis.positions import (
+        PositionsConfig,
+        PositionStore,
+        play_into,
+        write_archive,
+    )
+
+    script = load_example("imitate")
+    seed = 340000
+    positions = tmp_path / "p.db"
+    with PositionStore.open(positions, PositionsConfig("rules", (1,), seed, 5, KEY)) as store:
+        play_into(store)
+        write_archive(store, tmp_path / "games.json.gz")
+    expected = tmp_path / "expected"
+    expected.mkdir()
+    for k in range(2):
+        script.play_shard(str(expected), k, [seed + 2 * k, seed + 2 * k + 1], "rules", 1, KEY)
+    for source in (positions, tmp_path / "games.json.gz"):
+        data = tmp_path / source.name.replace(".", "-")
+        result = extract(data, "--games", str(source), "--shard", "2")
+        assert result.returncode == 0, result.stderr
+        assert "2 in" in result.stdout and "(1 game(s) wait for a full shard)" in result.stdout
+        assert sorted(p.name for p in data.iterdir()) == [
+            "data.json",
+            "shard-00000.npz",
+            "shard-00001.npz",
+        ]
+        for k in range(2):
+            got = dict(np.load(data / f"shard-{k:05d}.npz"))
+            want = dict(np.load(expected / f"shard-{k:05d}.npz"))
+            assert sorted(got) == sorted(want)
+            assert all(np.array_equal(got[name], want[name]) for name in want), k
+        about = json.loads((data / "data.json").read_text())
+        assert (about["teacher"], about["bot_key"], about["players"]) == ("rules", KEY, 1)
+    other = tmp_path / "other.db"
+    with PositionStore.open(other, PositionsConfig("rules", (1,), seed + 9, 2, KEY)) as store:
+        play_into(store)
+    refused = extract(tmp_path / "p-db", "--games", str(other), "--shard", "2")
+    assert refused.returncode == 1 and len(refused.stderr.splitlines()) == 1
+    assert refused.stderr.startswith(f"{tmp_path / 'p-db' / 'data.json'}: this data came from")
