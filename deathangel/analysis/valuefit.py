@@ -155,6 +155,41 @@ def score(chances: Sequence[float], won: Sequence[bool]) -> Scores:
     return Scores(n, loss, brier, tuple(bins))
 
 
+@frozen
+class PairedLoss:
+    """One value's log-loss less another's on the same positions, with a 95% interval."""
+
+    difference: float
+    """Mean over the round starts (negative: the first predicts better)."""
+    low: float
+    high: float
+    games: int
+
+
+def paired_log_loss(first: Sequence[float], second: Sequence[float], test: Positions) -> PairedLoss:
+    """The first value's log-loss less the second's on ``test``'s round starts, with a 95%
+    interval that counts each game once: a game's round starts share its one outcome, so
+    they are not independent, and the spread is taken over the games' summed differences
+    (a cluster-robust standard error), not over the positions."""
+    eps = 1e-9
+    by_game: dict[int, float] = {}
+    for p, q, w, g in zip(first, second, test.won, test.game, strict=True):
+        a = -math.log(max(eps, p if w else 1 - p))
+        b = -math.log(max(eps, q if w else 1 - q))
+        by_game[g] = by_game.get(g, 0.0) + a - b
+    n = len(test.won)
+    counts: dict[int, int] = {}
+    for g in test.game:
+        counts[g] = counts.get(g, 0) + 1
+    mean = sum(by_game.values()) / n
+    k = len(by_game)
+    if k < 2:
+        raise DeathAngelError("a paired comparison needs the round starts of two games or more")
+    spread = sum((d - counts[g] * mean) ** 2 for g, d in by_game.items()) * k / (k - 1)
+    error = math.sqrt(spread) / n
+    return PairedLoss(mean, mean - 1.96 * error, mean + 1.96 * error, k)
+
+
 def check_exclude(
     train: Positions, exclude: Sequence[str], start: ValueModel | None = None
 ) -> set[str]:

@@ -188,12 +188,21 @@ def check_cli(
         Path | None,
         typer.Option("--positions", help="Judge on games stored by 'value play' instead."),
     ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="Another model (a file or a shipped name): the two's log-loss difference on "
+            "the same round starts, with a 95% interval over the games.",
+        ),
+    ] = None,
 ) -> None:
     """Judge a value model on games: how well it predicts who wins, beside the hand-made one."""
-    from deathangel.analysis.valuefit import play_positions
+    from deathangel.analysis.valuefit import paired_log_loss, play_positions
     from deathangel.players.search.model import ValueModel
 
     loaded = ValueModel.load(model)
+    other = ValueModel.load(against) if against is not None else None
     if positions is not None:
         read, (seed, games, _, _) = _stored(positions)
         test = read()
@@ -201,6 +210,14 @@ def check_cli(
         test = _play(play_positions, games, seed, parse_players(players), strategy, "games")
     for line in comparison(test, loaded.chance, seed, games):
         typer.echo(line)
+    if other is not None:
+        mine = [loaded.chance(r) for r in test.rows]
+        theirs = [other.chance(r) for r in test.rows]
+        paired = paired_log_loss(mine, theirs, test)
+        typer.echo(
+            f"  {model} less {against}: log-loss {paired.difference:+.4f} a round start "
+            f"(95% interval {paired.low:+.4f} to {paired.high:+.4f}, {paired.games} games)"
+        )
 
 
 @value_app.command("play")

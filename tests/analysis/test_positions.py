@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import re
 import resource
@@ -453,9 +454,29 @@ def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     assert "none.json: cannot read the value model" in missing.stderr
     # Set for 30 games, 20 played: judged on the 20 stored, and said so.
     PositionStore.open(held, PositionsConfig("rules", (1,), SEED + 1000, 30, TEST_BOT_KEY)).close()
-    check = cli("check", str(model), "--positions", str(held))
+    check = cli("check", str(model), "--positions", str(held), "--against", "learned")
     assert check.returncode == 0, check.stderr
     assert f"of 20 games (seeds {SEED + 1000}..{SEED + 1019})" in check.stdout
+    # --against: the two models' log-loss difference on the same round starts.
+    test = stored(held)
+    mine, learned = ValueModel.load(model), ValueModel.load("learned")
+
+    def loss(p: float, won: bool) -> float:
+        return -math.log(p if won else 1 - p)
+
+    gap = sum(
+        loss(mine.chance(r), w) - loss(learned.chance(r), w)
+        for r, w in zip(test.rows, test.won, strict=True)
+    ) / len(test.rows)
+    line = check.stdout.splitlines()[-1]
+    paired = re.fullmatch(
+        rf"  {re.escape(str(model))} less learned: log-loss ([-+]\d\.\d{{4}}) a round start "
+        r"\(95% interval ([-+]\d\.\d{4}) to ([-+]\d\.\d{4}), 20 games\)",
+        line,
+    )
+    assert paired is not None, line
+    assert float(paired[1]) == pytest.approx(gap, abs=5e-5)
+    assert float(paired[2]) < float(paired[1]) < float(paired[3])
 
 
 def test_each_game_is_stored_as_it_ends(tmp_path: Path) -> None:

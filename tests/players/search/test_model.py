@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from attrs import evolve
 
-from deathangel.analysis.valuefit import Positions, fit, lambda_targets, score
+from deathangel.analysis.valuefit import Positions, fit, lambda_targets, paired_log_loss, score
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError
 from deathangel.players import RandomPlayer
@@ -475,3 +475,22 @@ def test_td_lambda_is_checked_before_any_game(tmp_path: Path) -> None:
         )
         assert (result.returncode, result.stderr) == (1, message)
     assert not out.exists()
+
+
+def test_a_paired_log_loss_counts_each_game_once() -> None:
+    """Game 0 (won) at 0.5 and 0.8, game 1 (lost) at 0.5, against 0.5 everywhere: game 0's
+    summed difference is d = ln(0.5) − ln(0.8) = ln(5/8), game 1's 0; the mean over the three
+    round starts d/3; the games' residuals d − 2·d/3 = d/3 (a game of two positions counts
+    the mean twice) and −d/3, so the cluster spread is √(2·(d/3)²·2/1) = 2|d|/3 and the
+    error 2|d|/9 (residuals about the mean taken once per game instead, 2d/3 and −d/3,
+    would give an error of √10·|d|/9)."""
+    positions = Positions(({}, {}, {}), (True, True, False), (0, 0, 1), (0.5, 0.5, 0.5))
+    paired = paired_log_loss([0.5, 0.8, 0.5], [0.5, 0.5, 0.5], positions)
+    d = math.log(5 / 8)
+    assert paired.difference == pytest.approx(d / 3, abs=1e-12)
+    assert paired.low == pytest.approx(d / 3 - 1.96 * 2 * abs(d) / 9, abs=1e-12)
+    assert paired.high == pytest.approx(d / 3 + 1.96 * 2 * abs(d) / 9, abs=1e-12)
+    assert paired.games == 2
+    one = Positions(({}, {}), (True, True), (0, 0), (0.5, 0.5))
+    with pytest.raises(DeathAngelError, match="two games or more"):
+        paired_log_loss([0.5, 0.8], [0.5, 0.5], one)
