@@ -116,6 +116,29 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [int(s) for s in rng.integers(TRAIN_SEEDS[0], TRAIN_SEEDS[1], size=games)]
 
 
+def write_shard(
+    path: Path,
+    enc: Encoder,
+    vectors: list[np.ndarray[Any, Any]],
+    masks: list[np.ndarray[Any, Any]],
+    actions: list[int],
+    games: list[int],
+    outcomes: list[bool],
+) -> None:
+    """One shard's arrays, written whole under another name and then renamed (a run stopped
+    while writing leaves no shard that looks finished)."""
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez_compressed(
+        partial,
+        vectors=np.asarray(vectors, dtype=np.float32).reshape(-1, enc.size),
+        masks=np.asarray(masks, dtype=np.uint8).reshape(len(masks), -1),
+        actions=np.asarray(actions, dtype=np.int32),
+        games=np.asarray(games, dtype=np.int32),
+        won=np.asarray(outcomes, dtype=bool),
+    )
+    os.replace(partial, path)
+
+
 def play_shard(
     data: str,
     shard: int,
@@ -149,17 +172,9 @@ def play_shard(
                 masks.append(np.packbits(mask))
                 actions.append(action)
                 games.append(k)
-    path = Path(data) / f"shard-{shard:05d}.npz"
-    partial = path.with_name(path.name + ".partial.npz")
-    np.savez_compressed(
-        partial,
-        vectors=np.asarray(vectors, dtype=np.float32).reshape(-1, enc.size),
-        masks=np.asarray(masks, dtype=np.uint8).reshape(len(masks), -1),
-        actions=np.asarray(actions, dtype=np.int32),
-        games=np.asarray(games, dtype=np.int32),
-        won=np.asarray(outcomes, dtype=bool),
+    write_shard(
+        Path(data) / f"shard-{shard:05d}.npz", enc, vectors, masks, actions, games, outcomes
     )
-    os.replace(partial, path)
     return shard, len(actions), time.process_time() - started
 
 
@@ -280,17 +295,9 @@ def replay_shard(
             raise SystemExit(f"game {stored.index}'s decisions do not replay to its end")
         outcomes.append(stored.won)
     assert enc is not None
-    path = Path(data) / f"shard-{shard:05d}.npz"
-    partial = path.with_name(path.name + ".partial.npz")
-    np.savez_compressed(
-        partial,
-        vectors=np.asarray(vectors, dtype=np.float32).reshape(-1, enc.size),
-        masks=np.asarray(masks, dtype=np.uint8).reshape(len(masks), -1),
-        actions=np.asarray(actions, dtype=np.int32),
-        games=np.asarray(games, dtype=np.int32),
-        won=np.asarray(outcomes, dtype=bool),
+    write_shard(
+        Path(data) / f"shard-{shard:05d}.npz", enc, vectors, masks, actions, games, outcomes
     )
-    os.replace(partial, path)
     return shard, len(actions), time.process_time() - started
 
 

@@ -62,22 +62,21 @@ def test_the_recorder_keeps_the_teachers_choices_where_there_was_a_choice() -> N
     assert recorder.uses_forward_model is True
 
 
-def collect(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def imitate(command: str, data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(EXAMPLES / "imitate.py"), "collect", str(data), *args],
+        [sys.executable, str(EXAMPLES / "imitate.py"), command, str(data), *args],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def collect(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return imitate("collect", data, *args)
 
 
 def extract(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(EXAMPLES / "imitate.py"), "extract", str(data), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return imitate("extract", data, *args)
 
 
 def test_collect_writes_shards_resumes_and_refuses_to_mix(tmp_path: Path) -> None:
