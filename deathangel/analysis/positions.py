@@ -374,19 +374,17 @@ def restore(
         not play out to its stored end (named).
     """
     config, games = read_archive(archive)
-    added = 0
     with PositionStore.open(db, config) as store:
         have = store.done()
         todo = [g for g in games if g.index not in have]
-        for k, g in enumerate(todo):
+        for k, g in enumerate(todo, start=1):
             try:
                 store.add(replayed(g, config.seed))
             except PositionsError as exc:
                 raise PositionsError(f"{archive}: {exc}") from None
-            added += 1
             if progress is not None:
-                progress(k + 1, len(todo))
-    return config, added
+                progress(k, len(todo))
+    return config, len(todo)
 
 
 def _codes(data: Any) -> tuple[tuple[str | int, ...], ...]:

@@ -129,16 +129,14 @@ class Scores:
     """Per decile of predicted chance: (mean predicted, share won, positions)."""
 
 
+def point_loss(chance: float, won: bool) -> float:
+    """One position's log-loss (a chance of 0 or 1 that was wrong costs ln 10⁹, not ∞)."""
+    return -math.log(max(1e-9, chance if won else 1 - chance))
+
+
 def score(chances: Sequence[float], won: Sequence[bool]) -> Scores:
-    eps = 1e-9
     n = len(chances)
-    loss = (
-        -sum(
-            math.log(max(eps, p)) if w else math.log(max(eps, 1 - p))
-            for p, w in zip(chances, won, strict=True)
-        )
-        / n
-    )
+    loss = sum(point_loss(p, w) for p, w in zip(chances, won, strict=True)) / n
     brier = sum((p - w) ** 2 for p, w in zip(chances, won, strict=True)) / n
     order = sorted(range(n), key=lambda i: chances[i])
     bins = []
@@ -171,16 +169,12 @@ def paired_log_loss(first: Sequence[float], second: Sequence[float], test: Posit
     interval that counts each game once: a game's round starts share its one outcome, so
     they are not independent, and the spread is taken over the games' summed differences
     (a cluster-robust standard error), not over the positions."""
-    eps = 1e-9
     by_game: dict[int, float] = {}
-    for p, q, w, g in zip(first, second, test.won, test.game, strict=True):
-        a = -math.log(max(eps, p if w else 1 - p))
-        b = -math.log(max(eps, q if w else 1 - q))
-        by_game[g] = by_game.get(g, 0.0) + a - b
-    n = len(test.won)
     counts: dict[int, int] = {}
-    for g in test.game:
+    for p, q, w, g in zip(first, second, test.won, test.game, strict=True):
+        by_game[g] = by_game.get(g, 0.0) + point_loss(p, w) - point_loss(q, w)
         counts[g] = counts.get(g, 0) + 1
+    n = len(test.won)
     mean = sum(by_game.values()) / n
     k = len(by_game)
     if k < 2:
