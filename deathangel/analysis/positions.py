@@ -26,9 +26,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import gzip
 import json
-import signal
 import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
@@ -37,7 +35,7 @@ from typing import Any
 from attrs import frozen
 
 from deathangel.analysis.simulate import play_out, spec_bots
-from deathangel.analysis.workers import DaskCluster, new_pool, stop_pool
+from deathangel.analysis.workers import DaskCluster, StopSignals, new_pool, stop_pool
 from deathangel.engine.decisions import Option
 from deathangel.engine.game import Game, GameConfig
 from deathangel.errors import DeathAngelError, IllegalChoiceError
@@ -453,49 +451,51 @@ def play_into(
     if progress is not None:
         progress(done, total)
     tasks = [(i, c.seed, c.players, c.strategy, c.bot_key) for i in todo]
-    if workers <= 1 and dask is None:
-        for task in tasks:
-            store.add(_play_task(task))
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        return len(tasks)
-    # Fresh processes that leave Ctrl-C to this one and exit with it (as a tournament's).
-    # Ctrl-C only sets a flag, read between waits: a KeyboardInterrupt raised anywhere could
-    # land inside the pool's own bookkeeping and leave its manager thread hung at exit.
-    stop: list[bool] = []
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.append(True)) if main else None
+    # Ctrl-C and SIGTERM cut in at once only while a game is played here, never inside a
+    # write (analysis/workers.py); worker processes leave them to this one and exit with it.
+    stop = StopSignals().install()
     processes: cf.ProcessPoolExecutor | None = None
     cluster: DaskCluster | None = None
-    if dask is None:
-        processes = new_pool(workers)
-        pool: cf.Executor = processes
-    else:
-        cluster = dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
-        # pure=False: a game sent again after a lost worker is played again, not looked up.
-        pool = cluster.client.get_executor(pure=False)
+    pool: cf.Executor | None = None
     try:
+        if workers <= 1 and dask is None:
+            for task in tasks:
+                with stop.at_once():
+                    played = _play_task(task)
+                store.add(played)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            return len(tasks)
+        if dask is None:
+            processes = pool = new_pool(workers)
+        else:
+            cluster = dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
+            # pure=False: a game sent again after a lost worker is played again, not looked up.
+            pool = cluster.client.get_executor(pure=False)
         pending = {pool.submit(_play_task, task) for task in tasks}
-        while pending and not stop:
+        while pending:
+            # Never raised inside the wait: with all the games sent at once it spends long
+            # stretches taking each future's lock, and a KeyboardInterrupt there left some
+            # held, the pool's manager thread blocked on them, and the process hung at exit
+            # (once in three runs of its test). A stop waits for the next half second instead.
+            stop.check()
             finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 store.add(_result(future, cluster))
                 done += 1
                 if progress is not None:
                     progress(done, total)
-        if stop:
-            raise KeyboardInterrupt
+        return len(tasks)
     finally:
         if processes is not None:
             stop_pool(processes)
         elif cluster is not None:
-            pool.shutdown(wait=False)  # Dask's executor cancels what is left
+            if pool is not None:
+                pool.shutdown(wait=False)  # Dask's executor cancels what is left
             if cluster is not dask:
                 cluster.close()
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    return len(tasks)
+        stop.restore()
 
 
 def _result(future: cf.Future[GamePositions], cluster: DaskCluster | None) -> GamePositions:

@@ -16,7 +16,7 @@ import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption
 from deathangel.cli.options import BotKeyOption, MarkdownOption, ReportJsonOption
-from deathangel.cli.output import print_report, write_files
+from deathangel.cli.output import EXIT_INTERRUPTED, print_report, write_files
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -168,7 +168,15 @@ def balance_cli(
                     typer.echo(f"playing {out / name}", err=True)
                 return bar  # type: ignore[no-any-return]
 
-            run_balance(base, other, out, resume=resume, workers=workers, progress=progress)
+            try:
+                run_balance(base, other, out, resume=resume, workers=workers, progress=progress)
+            except KeyboardInterrupt:
+                typer.echo(
+                    f"interrupted; the games so far are kept in {out}: the same command with "
+                    "--resume goes on",
+                    err=True,
+                )
+                raise typer.Exit(EXIT_INTERRUPTED) from None
         balance = compare_files(out / BASE_DB, out / OTHER_DB)
     written: list[Path] = []
     if plots is not None:

@@ -32,6 +32,10 @@ from deathangel.errors import DeathAngelError
 EXIT_BROKEN_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
 """141: the status of a Unix tool killed by SIGPIPE, as a shell reports it."""
 
+EXIT_INTERRUPTED = 128 + int(signal.SIGINT)
+"""130: a run stopped by Ctrl-C or SIGTERM that kept what it had done (the same command, or
+``--resume``, goes on), as a shell reports a tool stopped by Ctrl-C."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 # -- terminals that cannot show every character ---------------------------------------------------

@@ -16,6 +16,7 @@ import typer
 
 from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.cli.options import BotKeyOption, IsolateOption
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.errors import DeathAngelError
 
 
@@ -159,7 +160,7 @@ def play_cli(
         )
     except KeyboardInterrupt:  # before the game began (choosing a save): nothing to keep
         typer.echo("\nStopped before the game began.")
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     if result.message is not None:
         typer.echo(f"error: {result.message}", err=True)
     raise typer.Exit(result.exit_code)

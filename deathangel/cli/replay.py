@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.errors import DeathAngelError
 
 
@@ -84,4 +85,4 @@ def replay_cli(
             replay_tournament_game(db, game_id, console=console, speed=speed, steps=steps)
     except KeyboardInterrupt:
         typer.echo("\nReplay stopped.")
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -25,13 +25,12 @@ from deathangel.cli.options import (
     WorkersOption,
     parse_players,
 )
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.cli.pace import progress_reporter, rate_text
 
 if TYPE_CHECKING:
     from deathangel.tournament.runner import RunSummary
     from deathangel.tournament.tournament import TournamentConfig
-
-EXIT_INTERRUPTED = 130
 
 
 def tournament_data(

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from deathangel.analysis.workers import StopSignals
 from deathangel.cli.options import AlphaOption, BetaOption, DaskOption, WorkersOption
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.errors import DeathAngelError
 
 if TYPE_CHECKING:
@@ -102,8 +104,12 @@ def tune_cli(
     study_path = study if study is not None else space_file.with_suffix(".study.db")
     out_path = out if out is not None else space_file.with_suffix(".tuned.toml")
     backend = make_backend(workers, dask)
+    # Ctrl-C and SIGTERM (a batch system's "time is up") stop the study where it is, also
+    # when it runs as a background job; what is stored stays, and the same command goes on.
+    stop = StopSignals().install()
+    stage = "study"
     try:
-        with _bar(quiet) as progress:
+        with stop.at_once(), _bar(quiet) as progress:
             summary = run_study(
                 space,
                 study_path,
@@ -120,10 +126,12 @@ def tune_cli(
             raise DeathAngelError("no trial finished all its games: nothing to write")
         spec = summary.best_spec
         if finalists > 0:
-            ranked = reevaluate(
-                space, study_path, finalists=finalists, games=games, trial_games=games,
-                backend=backend,
-            )  # fmt: skip
+            stage = "re-evaluation"
+            with stop.at_once():
+                ranked = reevaluate(
+                    space, study_path, finalists=finalists, games=games, trial_games=games,
+                    backend=backend,
+                )  # fmt: skip
             spec = ranked[0].spec
             if not quiet:
                 typer.echo(
@@ -145,9 +153,21 @@ def tune_cli(
             typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
         if confirm_games > 0:
             db = confirm_db if confirm_db is not None else out_path.with_suffix(".confirm.db")
+            stage = f"held-out confirmation (its games so far are kept in {db})"
+            stop.check()  # a stop since the study's end; the tournament then takes them over
             _confirm(space, out_path, db, confirm_games, sprt, backend, quiet)
+    except KeyboardInterrupt:
+        backend.close()
+        if stage == "study":
+            from deathangel.tournament.tune import finished_trials
+
+            stage = f"study: {finished_trials(space, study_path)} of {trials} trials finished"
+            stage += f" in {study_path}"
+        typer.echo(f"Interrupted in the {stage}; the same command goes on.", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         backend.close()
+        stop.restore()
 
 
 def trial_lines(summary: StudySummary, space: SearchSpace) -> list[str]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from deathangel.cli.options import BotKeyOption, DaskOption, WorkersOption, parse_players
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.cli.pace import progress_reporter
 from deathangel.errors import DeathAngelError
 
@@ -270,7 +271,7 @@ def play_cli(
                     f"Interrupted: {stored} of {games} stored in {db}; the same command goes on.",
                     err=True,
                 )
-                raise typer.Exit(130) from None
+                raise typer.Exit(EXIT_INTERRUPTED) from None
             stored = len([i for i in store.done() if i < games])
     finally:
         if cluster is not None:

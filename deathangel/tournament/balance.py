@@ -121,6 +121,7 @@ def run_balance(
 
     :raises DeathAngelError: as :func:`run_tournament` does (a database holding another
         tournament, a worker that keeps dying...).
+    :raises KeyboardInterrupt: when a run is stopped (Ctrl-C, SIGTERM); its games are kept.
     """
     if base.bot_key != other.bot_key or not base.bot_key:
         raise BalanceError("both tournaments of a balance run need the same bot key")
@@ -130,16 +131,19 @@ def run_balance(
         raise BalanceError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
     summaries = []
     for config, name in ((base, BASE_DB), (other, OTHER_DB)):
-        summaries.append(
-            run_tournament(
-                config,
-                folder / name,
-                resume=resume,
-                workers=workers,
-                batch=batch,
-                progress=None if progress is None else progress(name),
-            )
+        summary = run_tournament(
+            config,
+            folder / name,
+            resume=resume,
+            workers=workers,
+            batch=batch,
+            progress=None if progress is None else progress(name),
         )
+        if summary.status == "interrupted":
+            # Stopped (Ctrl-C, SIGTERM): neither the other side nor a comparison of half the
+            # games. What is stored stays, and --resume goes on from it.
+            raise KeyboardInterrupt
+        summaries.append(summary)
     return summaries[0], summaries[1]
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import os
-import signal
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -26,7 +24,13 @@ from typing import Any, Protocol
 
 from attrs import evolve, frozen
 
-from deathangel.analysis.workers import DaskCluster, check_dask, new_pool, stop_pool
+from deathangel.analysis.workers import (
+    DaskCluster,
+    StopSignals,
+    check_dask,
+    new_pool,
+    stop_pool,
+)
 from deathangel.errors import DeathAngelError
 from deathangel.tournament.batch import Task, TaskResult, play_task
 from deathangel.tournament.results import (
@@ -326,14 +330,7 @@ def run_tournament(
         queue: deque[Task] = deque([first])
         inflight: dict[Any, Task] = {}
         limit = 2 * backend.workers + 1
-        in_main = threading.current_thread() is threading.main_thread()
-        previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-        stop = _Stop()
-        if in_main:
-            # Both stop the run cleanly, also when the shell started it with SIGINT ignored
-            # (a background job).
-            for sig in previous:
-                signal.signal(sig, stop.handle)
+        stop = StopSignals().install()
         try:
             stopping = False
             while True:
@@ -345,12 +342,8 @@ def run_tournament(
                     inflight[backend.submit(config, task)] = task
                 if not inflight:
                     break
-                stop.waiting = True
-                try:
-                    stop.check()  # a stop that came just before waiting is not lost
+                with stop.at_once():
                     finished, lost = backend.wait(list(inflight))
-                finally:
-                    stop.waiting = False
                 for handle in lost:
                     queue.append(inflight.pop(handle))
                     replayed += 1
@@ -386,9 +379,7 @@ def run_tournament(
                 # A full disk fails the last write too: the error being raised tells it.
                 if status != "failed":
                     raise
-            if in_main:
-                for sig, handler in previous.items():
-                    signal.signal(sig, handler)
+            stop.restore()
         if sprt is not None:
             results.set_meta("sprt", _json(sprt.to_dict()))
         return RunSummary(
@@ -403,32 +394,6 @@ def run_tournament(
             sprt,
             replayed,
         )
-
-
-class _Stop:
-    """Ctrl-C and SIGTERM stop a run, but only where nothing is half done.
-
-    While the run waits for its workers (nearly all of its time) a stop is raised at once;
-    anywhere else it is remembered and raised at the next :meth:`check`, once the batch in
-    hand is stored. Raised anywhere, it once landed between a transaction's ``BEGIN`` and
-    its ``with`` block: the transaction stayed open, and the run, instead of stopping,
-    failed with a traceback when it wrote its end (seen about once in twenty stops of the
-    CLI test on a loaded machine); inside the process pool's ``submit`` it can leave the
-    pool's manager thread unwoken, and the process hangs at exit.
-    """
-
-    def __init__(self) -> None:
-        self.waiting = False
-        self.requested = False
-
-    def handle(self, signum: int, frame: object) -> None:
-        self.requested = True
-        if self.waiting:
-            raise KeyboardInterrupt
-
-    def check(self) -> None:
-        if self.requested:
-            raise KeyboardInterrupt
 
 
 def _mark(states: dict[tuple[Cell, str], bytearray], result: TaskResult) -> None:

@@ -661,6 +661,17 @@ def run_study(
     return summarise(study, space.objective)
 
 
+@on_study_file
+def finished_trials(space: SearchSpace, study_path: str | Path) -> int:
+    """How many trials the study in ``study_path`` has finished (complete or pruned); 0 if
+    there is no study there yet (none is made)."""
+    if not Path(study_path).is_file():
+        return 0
+    TrialState = _optuna().trial.TrialState
+    study = open_study(space, Path(study_path))
+    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
+
+
 def check_points(space: SearchSpace) -> None:
     """Make the strategy at the space's lowest and highest points and the incumbent once,
     before a study file exists: an unknown parameter or a value its strategy refuses is said
@@ -875,7 +886,11 @@ def confirm(
     if bot_key is not None:
         data["bot_key"] = bot_key
     config = build_config(data, base=space.path.parent, where=str(space.path))
-    run_tournament(config, db, resume=True, workers=workers, backend=backend)
+    summary = run_tournament(config, db, resume=True, workers=workers, backend=backend)
+    if summary.status == "interrupted":
+        # Stopped (Ctrl-C, SIGTERM): the games so far are no verdict. They are kept, and the
+        # same confirmation goes on from them.
+        raise KeyboardInterrupt
     with Results.open(db) as results:
         return read_report(results)
 

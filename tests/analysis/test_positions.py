@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -495,26 +496,56 @@ def test_each_game_is_stored_as_it_ends(tmp_path: Path) -> None:
         assert s.done() == {0, 1}
 
 
-def test_ctrl_c_stops_the_workers_and_says_how_to_go_on(tmp_path: Path) -> None:
+def ignore_ctrl_c() -> None:
+    """As a shell starts a background job (``cmd &``): SIGINT ignored from the start."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    ("stop", "workers", "start"),
+    [
+        (signal.SIGINT, 2, None),
+        (signal.SIGTERM, 2, None),
+        (signal.SIGTERM, 0, None),
+        (signal.SIGINT, 0, ignore_ctrl_c),
+    ],
+    ids=["ctrl-c, 2 workers", "sigterm, 2 workers", "sigterm, in process", "background job"],
+)
+def test_a_stop_keeps_the_games_and_says_how_to_go_on(
+    tmp_path: Path, stop: signal.Signals, workers: int, start: Callable[[], None] | None
+) -> None:
+    """Ctrl-C, a batch system's SIGTERM, or ``kill -INT`` on a background job (which a
+    shell starts with SIGINT ignored): each stops the run with the line that says how to go
+    on, and the status of a stopped run. Before, SIGTERM killed it with no word and a warning
+    of leaked semaphores, and a background job could not be stopped short of SIGKILL."""
     path = tmp_path / "p.db"
+    games = 3000  # far more than a stop leaves time for
     proc = subprocess.Popen(
         [
             *(sys.executable, "-m", "deathangel", "value", "play", "--db", str(path)),
-            *("-n", "400", "-s", str(SEED), "--strategy", SLOW, "-w", "2"),
+            *("-n", str(games), "-s", str(SEED), "--strategy", "rules", "-w", str(workers)),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=start,
     )
-    wait_for_games(path, 1)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    try:
+        wait_for_games(path, 1)
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "leaked" not in err, err
     last = err.strip().splitlines()[-1]
     with PositionStore.open(path) as s:
         stored_now = len(s.done())
-    assert 1 <= stored_now < 400
-    assert last == f"Interrupted: {stored_now} of 400 stored in {path}; the same command goes on."
+    assert 1 <= stored_now < games
+    assert (
+        last == f"Interrupted: {stored_now} of {games} stored in {path}; the same command goes on."
+    )
 
 
 def test_an_archive_stores_the_same_games_again(tmp_path: Path) -> None:

@@ -12,8 +12,12 @@ from __future__ import annotations
 import csv
 import importlib
 import json
+import os
+import signal
 import sqlite3
+import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -233,6 +237,53 @@ def test_a_balance_run_from_the_command_line_resumes(installed: Path, tmp_path: 
     resumed = deathangel(*args, "--resume", site=installed, cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout == first.stdout
+
+
+def test_a_stopped_balance_run_compares_nothing_and_says_how_to_go_on(
+    installed: Path, tmp_path: Path
+) -> None:
+    """Stopped while the base games are played: before, the run went on to play the other
+    side whole and then printed a comparison of the pairs both held, status 0, as if it were
+    done. Now it plays nothing more, prints no table, and says how to go on."""
+    folder = tmp_path / "balance"
+    base = folder / "base.db"
+    args = ["balance", "--with", "overpowered", "-p", "1", "-n", "3000", "-w", "0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deathangel", *args, "--bot-key", TEST_BOT_KEY, "-q"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while games_in(base) == 0:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no base game was stored"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert 0 < games_in(base) < 3000
+    assert not (folder / OTHER_DB).exists()
+    assert out == ""
+    assert err.strip().splitlines()[-1] == (
+        f"interrupted; the games so far are kept in {Path('balance')}: the same command with "
+        "--resume goes on"
+    )
+
+
+def games_in(db: Path) -> int:
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(db, timeout=5)
+    try:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        conn.close()
 
 
 @pytest.mark.parametrize(

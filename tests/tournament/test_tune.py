@@ -159,6 +159,100 @@ def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path
     assert re.search(end, resumed.stderr, re.M), resumed.stderr
 
 
+def ignore_ctrl_c() -> None:
+    """As a shell starts a background job (``cmd &``): SIGINT ignored from the start."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stopped(args: list[str], cwd: Path, ready: Callable[[], bool], stop: signal.Signals,
+            start: Callable[[], None] | None = None) -> tuple[int, str, str]:  # fmt: skip
+    """Run ``args``, send ``stop`` once ``ready()`` holds, and return the status and output."""
+    proc = subprocess.Popen(
+        args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=start,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "never ready to be stopped"
+            time.sleep(0.05)
+        proc.send_signal(stop)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize(
+    ("stop", "start"), [(signal.SIGTERM, None), (signal.SIGINT, ignore_ctrl_c)],
+    ids=["sigterm", "background job"],
+)  # fmt: skip
+def test_a_stopped_study_says_how_far_it_got_and_how_to_go_on(
+    tmp_path: Path, stop: signal.Signals, start: Callable[[], None] | None
+) -> None:
+    """A batch system's SIGTERM, or ``kill -INT`` on a background job: the study stops with
+    one line that counts its finished trials, and the status of a stopped run. Before, SIGTERM
+    killed it with no word (and a warning of leaked semaphores), and SIGINT did nothing."""
+    space, db = space_file(tmp_path), tmp_path / "s.db"
+    args = [
+        *(sys.executable, "-m", "deathangel", "tune", str(space), "--study", str(db)),
+        *("--trials", "40", "--games", "24", "--workers", "0", "--confirm-games", "0"),
+    ]
+    status, _, err = stopped(
+        args, tmp_path, lambda: any(s in FINISHED for _, s, _ in trials_in(db)), stop, start
+    )
+    assert status == 130, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    finished = sum(s in FINISHED for _, s, _ in trials_in(db))
+    assert 1 <= finished < 40
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted in the study: {finished} of 40 trials finished in {db}; "
+        "the same command goes on."
+    )
+
+
+def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_it(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C during the held-out confirmation: before, the tournament stopped, and the
+    command then judged the games played so far and said "not confirmed: keep the
+    incumbent", status 0, as if the test were done. Now it says it was stopped, gives no
+    verdict, and the same command plays the rest of the same games and judges them all."""
+    space = space_file(tmp_path)
+    db = tmp_path / "space.tuned.confirm.db"
+    args = [sys.executable, "-m", "deathangel", "tune", str(space), "--workers", "0"]
+    args += ["--trials", "1", "--games", "8", "--finalists", "0", "--confirm-games", "200"]
+
+    def games_stored() -> int:
+        if not db.exists():
+            return 0
+        conn = sqlite3.connect(db, timeout=5)
+        try:
+            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.OperationalError:
+            return 0
+        finally:
+            conn.close()
+
+    status, out, err = stopped(args, tmp_path, lambda: games_stored() > 0, signal.SIGINT)
+    assert status == 130, err
+    kept = games_stored()
+    assert 0 < kept < 400
+    assert "confirmed" not in out and "incumbent" not in out, out
+    assert err.strip().splitlines()[-1] == (
+        f"Interrupted in the held-out confirmation (its games so far are kept in {db}); "
+        "the same command goes on."
+    )
+    again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert games_stored() == 400  # 200 seeds, both entries; none played twice
+    assert re.search(
+        r"^  1p   tuned - incumbent .*(confirmed|keep the incumbent)", again.stdout, re.M
+    )
+
+
 @pytest.mark.parametrize(
     ("top", "tail", "message"),
     [
