@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from support import TEST_BOT_KEY
-from tourney_rows import stored
+from tourney_rows import count, stored
 
 from deathangel.tournament.runner import run_tournament
 from deathangel.tournament.tournament import build_config
@@ -69,18 +69,6 @@ def start(*args: str, cwd: Path) -> subprocess.Popen[str]:
         env=ENV,
         start_new_session=True,
     )
-
-
-def count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    conn = sqlite3.connect(db, timeout=5)
-    try:
-        return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.OperationalError:  # created, schema not committed yet
-        return 0
-    finally:
-        conn.close()
 
 
 def write_config(folder: Path, games: int, players: str) -> Path:

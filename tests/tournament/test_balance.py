@@ -26,6 +26,7 @@ import pytest
 from designer_plugins import designer_site
 from designer_plugins import run_with_site as deathangel
 from support import TEST_BOT_KEY
+from tourney_rows import count
 
 from deathangel.tournament.balance import (
     OTHER_DB,
@@ -255,7 +256,7 @@ def test_a_stopped_balance_run_compares_nothing_and_says_how_to_go_on(
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
-        while games_in(base) == 0:
+        while count(base) == 0:
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no base game was stored"
             time.sleep(0.05)
@@ -265,25 +266,13 @@ def test_a_stopped_balance_run_compares_nothing_and_says_how_to_go_on(
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, err
-    assert 0 < games_in(base) < 3000
+    assert 0 < count(base) < 3000
     assert not (folder / OTHER_DB).exists()
     assert out == ""
     assert err.strip().splitlines()[-1] == (
         f"interrupted; the games so far are kept in {Path('balance')}: the same command with "
         "--resume goes on"
     )
-
-
-def games_in(db: Path) -> int:
-    if not db.exists():
-        return 0
-    conn = sqlite3.connect(db, timeout=5)
-    try:
-        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-    finally:
-        conn.close()
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from support import TEST_BOT_KEY
+from tourney_rows import count
 
 from deathangel.analysis.simulate import simulate
 from deathangel.errors import MissingExtraError
@@ -225,20 +226,9 @@ def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_i
     args = [sys.executable, "-m", "deathangel", "tune", str(space), "--workers", "0"]
     args += ["--trials", "1", "--games", "8", "--finalists", "0", "--confirm-games", "200"]
 
-    def games_stored() -> int:
-        if not db.exists():
-            return 0
-        conn = sqlite3.connect(db, timeout=5)
-        try:
-            return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
-        except sqlite3.OperationalError:
-            return 0
-        finally:
-            conn.close()
-
-    status, out, err = stopped(args, tmp_path, lambda: games_stored() > 0, signal.SIGINT)
+    status, out, err = stopped(args, tmp_path, lambda: count(db) > 0, signal.SIGINT)
     assert status == 130, err
-    kept = games_stored()
+    kept = count(db)
     assert 0 < kept < 400
     assert "confirmed" not in out and "incumbent" not in out, out
     assert err.strip().splitlines()[-1] == (
@@ -247,7 +237,7 @@ def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_i
     )
     again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    assert games_stored() == 400  # 200 seeds, both entries; none played twice
+    assert count(db) == 400  # 200 seeds, both entries; none played twice
     assert re.search(
         r"^  1p   tuned - incumbent .*(confirmed|keep the incumbent)", again.stdout, re.M
     )
