@@ -74,6 +74,9 @@ class CheckResult:
     faults: tuple[Fault, ...]
     seconds: float
     bot_key: str
+    interrupted: bool = False
+    """Stopped by Ctrl-C (or SIGTERM, where the caller makes it one) before its games were
+    all played: what the games played so far found, the game cut off left out."""
 
     @property
     def ok(self) -> bool:
@@ -110,7 +113,8 @@ def check_games(
     """Play ``games`` games as the module docstring says, checking every decision.
 
     ``progress(done, total, faults)`` is called after each game. The check stops early once
-    ``max_faults`` faults are found.
+    ``max_faults`` faults are found, or at a :class:`KeyboardInterrupt` (Ctrl-C): a designer
+    who stops a long check still learns what the games played so far found.
 
     :raises DeathAngelError: for no player count, an unknown strategy or a bad count.
     """
@@ -130,11 +134,16 @@ def check_games(
     faults: list[Fault] = []
     decisions = 0
     played = 0
+    interrupted = False
     for i in range(games):
         count = players[i % len(players)]
         spec = specs[(i // len(players)) % len(specs)]
         game_seed = seed + i
-        made, fault = _check_one(ruleset, found, count, spec.text, game_seed, bot_key)
+        try:
+            made, fault = _check_one(ruleset, found, count, spec.text, game_seed, bot_key)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
         decisions += made
         played += 1
         if fault is not None:
@@ -154,7 +163,8 @@ def check_games(
             progress(played, games, len(faults))
         if len(faults) >= max_faults:
             break
-    return CheckResult(played, decisions, tuple(faults), time.perf_counter() - started, bot_key)
+    seconds = time.perf_counter() - started
+    return CheckResult(played, decisions, tuple(faults), seconds, bot_key, interrupted)
 
 
 def _check_one(

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.analysis.workers import StopSignals
 from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.cli.options import BotKeyOption
+from deathangel.cli.output import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from deathangel.analysis.check import CheckResult, Fault
@@ -35,7 +37,8 @@ def summary_line(result: CheckResult, games: int, players: list[int], strategies
     counts = ", ".join(map(str, players))
     verdict = "no fault" if result.ok else f"{len(result.faults)} fault(s)"
     if result.games < games:
-        verdict += f", stopped after {result.games} of {games} games (--max-faults)"
+        why = "interrupted" if result.interrupted else "--max-faults"
+        verdict += f", stopped after {result.games} of {games} games ({why})"
     return (
         f"{result.games} game(s) checked ({counts} player(s); {', '.join(strategies)}), "
         f"{result.decisions} decisions, the invariants checked after each: {verdict} "
@@ -70,7 +73,8 @@ def check_cli(
     shipped bots, the rules' invariants checked after every decision.
 
     Each fault is printed with the command that plays its game again; the exit status is 1
-    when there is one.
+    when there is one. Stopped (Ctrl-C, SIGTERM), it says what the games played so far found,
+    with status 130 when they found nothing.
     """
     from deathangel.analysis.check import DEFAULT_STRATEGIES, check_games
     from deathangel.cli.options import parse_players
@@ -96,21 +100,29 @@ def check_cli(
         last[0] = now
         print(f"{done}/{total} games checked, {faults} fault(s)", file=sys.stderr, flush=True)
 
-    result = check_games(
-        ruleset,
-        found,
-        games=games,
-        players=counts,
-        strategies=chosen,
-        seed=seed,
-        bot_key=key,
-        max_faults=max_faults,
-        progress=progress,
-    )
+    # SIGTERM, and Ctrl-C to a background job, stop it as Ctrl-C does: with what it found.
+    stop = StopSignals().install()
+    try:
+        with stop.at_once():  # a check writes nothing: it may stop anywhere
+            result = check_games(
+                ruleset,
+                found,
+                games=games,
+                players=counts,
+                strategies=chosen,
+                seed=seed,
+                bot_key=key,
+                max_faults=max_faults,
+                progress=progress,
+            )
+    finally:
+        stop.restore()
     for fault in result.faults:
         for line in fault_lines(fault):
             typer.echo(line)
-    if not quiet or result.faults:
+    if not quiet or result.faults or result.interrupted:
         typer.echo(summary_line(result, games, counts, chosen))
     if result.faults:
         raise typer.Exit(EXIT_FAULT)
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from designer_plugins import designer_site
 from designer_plugins import run_with_site as deathangel
+from plugin_kit import fake_site
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.check import check_games, replay_command
@@ -95,6 +96,86 @@ class _Crashing:
 
     def choose(self, observation: object, decision: object) -> object:
         raise RuntimeError("a bot that breaks")
+
+
+STOPPER = """
+import os
+import signal
+
+from deathangel.cards.manifest import Manifest
+from deathangel.players import RandomPlayer
+from deathangel.plugins.hookspecs import API_VERSION, hookimpl
+
+
+class Stopper(RandomPlayer):
+    \"\"\"Random; in the third game it plays it sends its own process SIGTERM at its first
+    decision, as a batch system would when a job's time is up, at a moment the test knows.\"\"\"
+
+    games = 0
+
+    def start_game(self, seats, observation):
+        Stopper.games += 1
+        self.stop = Stopper.games == 3
+
+    def choose(self, observation, decision):
+        if self.stop:
+            self.stop = False
+            os.kill(os.getpid(), signal.SIGTERM)
+        return super().choose(observation, decision)
+
+
+@hookimpl
+def deathangel_manifest():
+    return Manifest(api=API_VERSION)
+
+
+@hookimpl
+def deathangel_strategies():
+    return {"stopper": Stopper}
+"""
+
+
+def test_a_stopped_check_says_what_the_games_played_so_far_found(tmp_path: Path) -> None:
+    """SIGTERM in the third game of a long check: before, the process died with no word
+    (Ctrl-C likewise, status 130 and nothing said). Now it counts the two games it finished
+    and says it was stopped, with the status of a stopped run."""
+    site = fake_site(
+        tmp_path / "site", "stopper", "1.0", {"stopper_plugin": STOPPER},
+        {"stopper": "stopper_plugin"},
+    )  # fmt: skip
+    result = deathangel(
+        "check", "--with", "stopper", "-n", "1000", "-p", "1", "--strategy", "stopper",
+        "--bot-key", TEST_BOT_KEY,
+        site=site, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 130, result.stderr
+    (line,) = result.stdout.splitlines()
+    assert line.startswith("2 game(s) checked (1 player(s); stopper), ")
+    assert "the invariants checked after each: no fault, stopped after 2 of 1000 games " in line
+    assert "(interrupted)" in line
+
+
+def test_a_check_interrupted_keeps_the_faults_found_so_far() -> None:
+    """Ctrl-C (a KeyboardInterrupt) inside a game ends the check with what the games before
+    it found: the faults, the games counted, ``interrupted`` set."""
+    found = strategies()
+    calls = [0]
+
+    class Breaks(_Crashing):
+        def choose(self, observation: object, decision: object) -> object:
+            calls[0] += 1
+            if calls[0] == 3:
+                raise KeyboardInterrupt
+            raise RuntimeError("a bot that breaks")
+
+    crash = Strategy("breaks", "Raises.", (), Breaks, "tests")
+    result = check_games(
+        None, {**found, "breaks": crash}, games=10, players=[1], strategies=["breaks"],
+        bot_key=TEST_BOT_KEY,
+    )  # fmt: skip
+    assert result.interrupted
+    assert result.games == 2
+    assert [f.game for f in result.faults] == [0, 1]
 
 
 def test_the_replay_command_names_everything_that_makes_the_game() -> None:
