@@ -83,6 +83,17 @@ class CheckResult:
         return not self.faults
 
 
+class CheckInterrupted(KeyboardInterrupt):
+    """A check stopped by Ctrl-C, with what the games played before it found.
+
+    Still a :class:`KeyboardInterrupt`: a script that calls :func:`check_games` stops as it
+    would at Ctrl-C anywhere else; the command catches it to print ``result``."""
+
+    def __init__(self, result: CheckResult) -> None:
+        super().__init__()
+        self.result = result
+
+
 def replay_command(
     ruleset: Ruleset | None, players: int, strategy: str, seed: int, key: str
 ) -> str:
@@ -113,8 +124,10 @@ def check_games(
     """Play ``games`` games as the module docstring says, checking every decision.
 
     ``progress(done, total, faults)`` is called after each game. The check stops early once
-    ``max_faults`` faults are found, or at a :class:`KeyboardInterrupt` (Ctrl-C): a designer
-    who stops a long check still learns what the games played so far found.
+    ``max_faults`` faults are found.
+
+    :raises CheckInterrupted: at Ctrl-C (a :class:`KeyboardInterrupt`), with what the games
+        played so far found: a designer who stops a long check still learns it.
 
     :raises DeathAngelError: for no player count, an unknown strategy or a bad count.
     """
@@ -134,16 +147,16 @@ def check_games(
     faults: list[Fault] = []
     decisions = 0
     played = 0
-    interrupted = False
     for i in range(games):
         count = players[i % len(players)]
         spec = specs[(i // len(players)) % len(specs)]
         game_seed = seed + i
         try:
             made, fault = _check_one(ruleset, found, count, spec.text, game_seed, bot_key)
-        except KeyboardInterrupt:
-            interrupted = True
-            break
+        except KeyboardInterrupt as exc:
+            seconds = time.perf_counter() - started
+            result = CheckResult(played, decisions, tuple(faults), seconds, bot_key, True)
+            raise CheckInterrupted(result) from exc
         decisions += made
         played += 1
         if fault is not None:
@@ -163,8 +176,7 @@ def check_games(
             progress(played, games, len(faults))
         if len(faults) >= max_faults:
             break
-    seconds = time.perf_counter() - started
-    return CheckResult(played, decisions, tuple(faults), seconds, bot_key, interrupted)
+    return CheckResult(played, decisions, tuple(faults), time.perf_counter() - started, bot_key)
 
 
 def _check_one(

@@ -76,7 +76,7 @@ def check_cli(
     when there is one. Stopped (Ctrl-C, SIGTERM), it says what the games played so far found,
     with status 130 when they found nothing.
     """
-    from deathangel.analysis.check import DEFAULT_STRATEGIES, check_games
+    from deathangel.analysis.check import DEFAULT_STRATEGIES, CheckInterrupted, check_games
     from deathangel.cli.options import parse_players
     from deathangel.errors import DeathAngelError
     from deathangel.players.seeds import check_bot_key, new_bot_key
@@ -115,6 +115,8 @@ def check_cli(
                 max_faults=max_faults,
                 progress=progress,
             )
+    except CheckInterrupted as stopped:
+        result = stopped.result
     finally:
         stop.restore()
     for fault in result.faults:

@@ -16,7 +16,7 @@ from designer_plugins import run_with_site as deathangel
 from plugin_kit import fake_site
 from support import TEST_BOT_KEY
 
-from deathangel.analysis.check import check_games, replay_command
+from deathangel.analysis.check import CheckInterrupted, check_games, replay_command
 from deathangel.errors import DeathAngelError
 from deathangel.plugins.ruleset import load_ruleset
 from deathangel.plugins.strategies import Strategy, strategies
@@ -156,8 +156,8 @@ def test_a_stopped_check_says_what_the_games_played_so_far_found(tmp_path: Path)
 
 
 def test_a_check_interrupted_keeps_the_faults_found_so_far() -> None:
-    """Ctrl-C (a KeyboardInterrupt) inside a game ends the check with what the games before
-    it found: the faults, the games counted, ``interrupted`` set."""
+    """Ctrl-C (a KeyboardInterrupt) inside a game ends the check, carrying what the games
+    before it found: the faults, the games counted, ``interrupted`` set."""
     found = strategies()
     calls = [0]
 
@@ -169,10 +169,14 @@ def test_a_check_interrupted_keeps_the_faults_found_so_far() -> None:
             raise RuntimeError("a bot that breaks")
 
     crash = Strategy("breaks", "Raises.", (), Breaks, "tests")
-    result = check_games(
-        None, {**found, "breaks": crash}, games=10, players=[1], strategies=["breaks"],
-        bot_key=TEST_BOT_KEY,
-    )  # fmt: skip
+    with pytest.raises(CheckInterrupted) as stopped:
+        check_games(
+            None, {**found, "breaks": crash}, games=10, players=[1], strategies=["breaks"],
+            bot_key=TEST_BOT_KEY,
+        )  # fmt: skip
+    # Still a KeyboardInterrupt: a script calling check_games stops as at any Ctrl-C.
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    result = stopped.value.result
     assert result.interrupted
     assert result.games == 2
     assert [f.game for f in result.faults] == [0, 1]
