@@ -157,3 +157,48 @@ def run_with_site(*args: str, site: Path, cwd: Path) -> subprocess.CompletedProc
         stdin=subprocess.DEVNULL,
         check=False,
     )
+
+
+STOPPER = """
+import os
+import signal
+
+from deathangel.cards.manifest import Manifest
+from deathangel.players import RandomPlayer
+from deathangel.plugins.hookspecs import API_VERSION, hookimpl
+
+
+class Stopper(RandomPlayer):
+    \"\"\"Random; in the third game it plays it sends its own process SIGTERM at its first
+    decision, as a batch system would when a job's time is up, at a moment the test knows.\"\"\"
+
+    games = 0
+
+    def start_game(self, seats, observation):
+        Stopper.games += 1
+        self.stop = Stopper.games == 3
+
+    def choose(self, observation, decision):
+        if self.stop:
+            self.stop = False
+            os.kill(os.getpid(), signal.SIGTERM)
+        return super().choose(observation, decision)
+
+
+@hookimpl
+def deathangel_manifest():
+    return Manifest(api=API_VERSION)
+
+
+@hookimpl
+def deathangel_strategies():
+    return {"stopper": Stopper}
+"""
+
+
+def stopper_site(folder: Path) -> Path:
+    """A site folder with the ``stopper`` plugin installed: its strategy plays at random and
+    sends its own process SIGTERM in its third game (the test of a stop at a known moment)."""
+    return fake_site(
+        folder, "stopper", "1.0", {"stopper_plugin": STOPPER}, {"stopper": "stopper_plugin"}
+    )

@@ -346,6 +346,19 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each game."""
 
 
+class SimulationInterrupted(KeyboardInterrupt):
+    """A simulation stopped by Ctrl-C after some games: ``summary`` is of those games alone
+    (seeds ``seed`` onward, as many as it says), ``wanted`` how many were asked for.
+
+    Still a :class:`KeyboardInterrupt`: a script that calls :func:`simulate` stops as it
+    would at Ctrl-C anywhere else; the command catches it to print the games played."""
+
+    def __init__(self, summary: SimulationSummary, wanted: int) -> None:
+        super().__init__()
+        self.summary = summary
+        self.wanted = wanted
+
+
 def games_table(ruleset: Ruleset | None, db: CardDatabase | None = None) -> CardTable:
     """The card table games are played with: ``ruleset``'s (its cards and switches), else
     ``db``'s with the printed rules, else the base game's; what a player's ``check_table``
@@ -381,6 +394,8 @@ def simulate(
 
     :raises DeathAngelError: for players outside 1–6, fewer than one game, an unknown
         strategy or parameter, a malformed bot key, or a bot that chooses an illegal option.
+    :raises SimulationInterrupted: at Ctrl-C after at least one game, with the games played;
+        before the first, the plain :class:`KeyboardInterrupt`.
     """
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(
@@ -409,15 +424,40 @@ def simulate(
     names = [spec.text for spec in specs]
     wins = losses = rounds = locations = decisions = 0
     causes: Counter[str] = Counter()
+    played = 0
+
+    def summary() -> SimulationSummary:
+        return SimulationSummary(
+            causes=tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+            players=players,
+            games=played,
+            seed=seed,
+            strategy=texts[0] if len(set(texts)) == 1 else " | ".join(texts),
+            wins=wins,
+            losses=losses,
+            mean_rounds=rounds / played,
+            mean_locations=locations / played,
+            mean_decisions=decisions / played,
+            plugins=ruleset.plugins if ruleset is not None else (),
+            variants=ruleset.variants if ruleset is not None else (),
+            bot_key=key,
+        )
+
     for i in range(games):
         game_seed = seed + i
-        result = play_game(
-            GameConfig(players, seed=game_seed),
-            spec_bots(specs, game_seed, found, key, make),
-            db=db,
-            ruleset=ruleset,
-            names=names,
-        )
+        try:
+            result = play_game(
+                GameConfig(players, seed=game_seed),
+                spec_bots(specs, game_seed, found, key, make),
+                db=db,
+                ruleset=ruleset,
+                names=names,
+            )
+        except KeyboardInterrupt as exc:
+            if played == 0:
+                raise
+            raise SimulationInterrupted(summary(), games) from exc
+        played += 1
         wins += result.outcome == "victory"
         losses += result.outcome == "defeat"
         rounds += result.rounds
@@ -427,18 +467,4 @@ def simulate(
             causes[result.cause] += 1
         if progress is not None:
             progress(i + 1, games)
-    return SimulationSummary(
-        causes=tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
-        players=players,
-        games=games,
-        seed=seed,
-        strategy=texts[0] if len(set(texts)) == 1 else " | ".join(texts),
-        wins=wins,
-        losses=losses,
-        mean_rounds=rounds / games,
-        mean_locations=locations / games,
-        mean_decisions=decisions / games,
-        plugins=ruleset.plugins if ruleset is not None else (),
-        variants=ruleset.variants if ruleset is not None else (),
-        bot_key=key,
-    )
+    return summary()

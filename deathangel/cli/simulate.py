@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deathangel.analysis.workers import StopSignals
 from deathangel.cli.expansions import VariantOption, WithOption, ruleset_of
 from deathangel.cli.options import BotKeyOption, IsolateOption
+from deathangel.cli.output import EXIT_INTERRUPTED
 from deathangel.engine.state import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from deathangel.errors import DeathAngelError
 
@@ -155,9 +157,28 @@ def simulate_cli(
     show_progress = not as_json and sys.stderr.isatty()
     ruleset = ruleset_of(with_, variant)
     strategies = specs[0] if len(specs) == 1 else specs
-    summary = _run(players, games, seed, strategies, show_progress, ruleset, bot_key, isolate)
+    from deathangel.analysis.simulate import SimulationInterrupted
+
+    # SIGTERM, and Ctrl-C to a background job, stop it as Ctrl-C does: with the games played.
+    stop = StopSignals().install()
+    try:
+        with stop.at_once():  # a simulation writes nothing: it may stop anywhere
+            summary = _run(
+                players, games, seed, strategies, show_progress, ruleset, bot_key, isolate
+            )
+        stopped = False
+    except SimulationInterrupted as exc:
+        summary, stopped = exc.summary, True
+    finally:
+        stop.restore()
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
-        return
-    for line in format_summary(summary):
-        typer.echo(line)
+    else:
+        for line in format_summary(summary):
+            typer.echo(line)
+    if stopped:
+        typer.echo(
+            f"interrupted after {summary.games} of {games} games: the figures are of those",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)

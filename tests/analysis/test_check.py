@@ -11,9 +11,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from designer_plugins import designer_site
+from designer_plugins import designer_site, stopper_site
 from designer_plugins import run_with_site as deathangel
-from plugin_kit import fake_site
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.check import CheckInterrupted, check_games, replay_command
@@ -98,51 +97,11 @@ class _Crashing:
         raise RuntimeError("a bot that breaks")
 
 
-STOPPER = """
-import os
-import signal
-
-from deathangel.cards.manifest import Manifest
-from deathangel.players import RandomPlayer
-from deathangel.plugins.hookspecs import API_VERSION, hookimpl
-
-
-class Stopper(RandomPlayer):
-    \"\"\"Random; in the third game it plays it sends its own process SIGTERM at its first
-    decision, as a batch system would when a job's time is up, at a moment the test knows.\"\"\"
-
-    games = 0
-
-    def start_game(self, seats, observation):
-        Stopper.games += 1
-        self.stop = Stopper.games == 3
-
-    def choose(self, observation, decision):
-        if self.stop:
-            self.stop = False
-            os.kill(os.getpid(), signal.SIGTERM)
-        return super().choose(observation, decision)
-
-
-@hookimpl
-def deathangel_manifest():
-    return Manifest(api=API_VERSION)
-
-
-@hookimpl
-def deathangel_strategies():
-    return {"stopper": Stopper}
-"""
-
-
 def test_a_stopped_check_says_what_the_games_played_so_far_found(tmp_path: Path) -> None:
     """SIGTERM in the third game of a long check: before, the process died with no word
     (Ctrl-C likewise, status 130 and nothing said). Now it counts the two games it finished
     and says it was stopped, with the status of a stopped run."""
-    site = fake_site(
-        tmp_path / "site", "stopper", "1.0", {"stopper_plugin": STOPPER},
-        {"stopper": "stopper_plugin"},
-    )  # fmt: skip
+    site = stopper_site(tmp_path / "site")
     result = deathangel(
         "check", "--with", "stopper", "-n", "1000", "-p", "1", "--strategy", "stopper",
         "--bot-key", TEST_BOT_KEY,

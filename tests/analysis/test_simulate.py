@@ -13,16 +13,20 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from designer_plugins import run_with_site as deathangel
+from designer_plugins import stopper_site
 from plugin_kit import Declared
 from support import TEST_BOT_KEY
 
 from deathangel.analysis.simulate import (
     Z95,
     GameResult,
+    SimulationInterrupted,
     SimulationSummary,
     bots,
     play_game,
@@ -208,6 +212,69 @@ def test_two_plugins_may_not_offer_the_same_strategy_name() -> None:
     pm = plugin_manager(extra=[ClashingPlugin()])
     with pytest.raises(PluginError, match="'random'"):
         strategy_factories(pm)
+
+
+class InterruptedIn(RandomPlayer):
+    """Random, but Ctrl-C (a KeyboardInterrupt) comes during game number ``at`` (from 1) of
+    the run it plays in."""
+
+    at = 3
+    games = 0
+
+    def start_game(self, seats: tuple[int, ...], observation: object) -> None:
+        InterruptedIn.games += 1
+        self.stop = InterruptedIn.games == InterruptedIn.at
+
+    def choose(self, observation: Any, decision: Decision) -> Option:
+        if self.stop:
+            raise KeyboardInterrupt
+        return super().choose(observation, decision)
+
+
+class InterruptingPlugin(Declared):
+    @hookimpl
+    def deathangel_strategies(self) -> dict[str, Callable[..., Any]]:
+        return {"interrupted": InterruptedIn}
+
+
+@pytest.mark.parametrize("at", [1, 3])
+def test_an_interrupted_simulation_carries_the_games_played(at: int) -> None:
+    """Ctrl-C in game 3: the games before it are summed exactly as a run of those two games
+    alone (the strategy plays as ``random`` does, its bots seeded alike); still a
+    KeyboardInterrupt to a script. In game 1: nothing to sum, the plain KeyboardInterrupt."""
+    InterruptedIn.at, InterruptedIn.games = at, 0
+    pm = plugin_manager(extra=[InterruptingPlugin()])
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        simulate(1, 50, 7, "interrupted", pm=pm, bot_key=TEST_BOT_KEY)
+    if at == 1:
+        assert type(stopped.value) is KeyboardInterrupt
+        return
+    assert isinstance(stopped.value, SimulationInterrupted)
+    assert stopped.value.wanted == 50
+    two = simulate(1, 2, 7, "random", bot_key=TEST_BOT_KEY)
+    assert stopped.value.summary == attrs.evolve(two, strategy="interrupted")
+
+
+def test_a_stopped_simulation_prints_the_games_played(tmp_path: Path) -> None:
+    """SIGTERM in the third game (as a batch system sends it; Ctrl-C alike): the command prints
+    the summary of the two games played, the very figures of a run of those two games, says
+    it was stopped, and exits with the status of a stopped run. Before, it died with no word."""
+    site = stopper_site(tmp_path / "site")
+    key = ("--bot-key", TEST_BOT_KEY)
+    stopped = deathangel(
+        "simulate", "--with", "stopper", "--strategy", "stopper", "-n", "1000", *key,
+        site=site, cwd=tmp_path,
+    )  # fmt: skip
+    assert stopped.returncode == 130, stopped.stderr
+    assert stopped.stderr.strip().splitlines()[-1] == (
+        "interrupted after 2 of 1000 games: the figures are of those"
+    )
+    lines = stopped.stdout.splitlines()
+    assert lines[0] == "2 game(s), 1 player(s), strategy 'stopper', seeds 0..1"
+    assert lines[1].startswith("played with:             stopper 1.0")
+    two = deathangel("simulate", "-n", "2", *key, site=site, cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    assert lines[2:] == two.stdout.splitlines()[1:]
 
 
 def test_bot_seeds_differ_for_every_game_and_seat() -> None:
