@@ -443,7 +443,10 @@ def play_into(
     """Play the games below index ``games`` (by default the store's) not yet stored, each
     written as it ends; ``workers`` > 1 plays them on that many processes, ``dask`` on a
     Dask cluster (a scheduler's address, ``local`` for a cluster of ``workers`` processes
-    started here, or a cluster already connected). Returns how many were played now."""
+    started here, or a cluster already connected). Returns how many were played now.
+
+    :raises KeyboardInterrupt: at Ctrl-C or SIGTERM (in the main thread), once the games
+        finished are stored: the same call goes on from them."""
     c = store.config
     total = c.games if games is None else games
     todo = sorted(set(range(total)) - store.done())
