@@ -128,7 +128,6 @@ def check_games(
 
     :raises CheckInterrupted: at Ctrl-C (a :class:`KeyboardInterrupt`), with what the games
         played so far found: a designer who stops a long check still learns it.
-
     :raises DeathAngelError: for no player count, an unknown strategy or a bad count.
     """
     if games < 1:

@@ -70,9 +70,9 @@ class StopSignals:
     """Ctrl-C and SIGTERM stop a long run, but only where nothing is half done.
 
     :meth:`install` (in the main thread; elsewhere it does nothing) makes both signals stop
-    the run, also when the shell started it with SIGINT ignored (a background job, which Ctrl-C
-    cannot reach, nor ``kill -INT``), and a batch system's SIGTERM (a job's time is up) no
-    longer kills it before it says how to go on; :meth:`restore` puts the handlers back.
+    the run: also when the shell started it with SIGINT ignored (a background job, which
+    ``kill -INT`` could not stop before), and a batch system's SIGTERM (a job's time is up) no
+    longer kills it before it says how to go on. :meth:`restore` puts the handlers back.
 
     Inside :meth:`at_once` (the run waiting for its workers, or playing a game whose result
     nothing holds yet: nearly all of its time) a stop raises :class:`KeyboardInterrupt` at
