@@ -104,12 +104,14 @@ def tune_cli(
     study_path = study if study is not None else space_file.with_suffix(".study.db")
     out_path = out if out is not None else space_file.with_suffix(".tuned.toml")
     backend = make_backend(workers, dask)
-    # Ctrl-C and SIGTERM (a batch system's "time is up") stop the study where it is, also
-    # when it runs as a background job; what is stored stays, and the same command goes on.
+    # Ctrl-C and SIGTERM (a batch system's "time is up") stop the study while it awaits
+    # games, never inside a write to the study file (a connection cut there could hold its
+    # lock while the line below reads the study), also when it runs as a background job;
+    # what is stored stays, and the same command goes on.
     stop = StopSignals().install()
     stage = "study"
     try:
-        with stop.at_once(), _bar(quiet) as progress:
+        with _bar(quiet) as progress:
             summary = run_study(
                 space,
                 study_path,
@@ -118,6 +120,7 @@ def tune_cli(
                 backend=backend,
                 progress=progress,
                 sampler_seed=seed,
+                stop=stop,
             )
         if not quiet:
             for line in trial_lines(summary, space):
@@ -127,11 +130,10 @@ def tune_cli(
         spec = summary.best_spec
         if finalists > 0:
             stage = "re-evaluation"
-            with stop.at_once():
-                ranked = reevaluate(
-                    space, study_path, finalists=finalists, games=games, trial_games=games,
-                    backend=backend,
-                )  # fmt: skip
+            ranked = reevaluate(
+                space, study_path, finalists=finalists, games=games, trial_games=games,
+                backend=backend, stop=stop,
+            )  # fmt: skip
             spec = ranked[0].spec
             if not quiet:
                 typer.echo(

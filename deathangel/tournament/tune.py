@@ -56,11 +56,13 @@ import sqlite3
 import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from attrs import frozen
 
+from deathangel.analysis.workers import StopSignals
 from deathangel.errors import DeathAngelError, MissingExtraError
 from deathangel.players.seeds import new_bot_key
 from deathangel.tournament.batch import Task
@@ -394,10 +396,15 @@ def play_games(
     games: range,
     objective: str,
     batch: int = 8,
+    stop: StopSignals | None = None,
 ) -> Outcomes:
     """Play ``games`` (indices k) of every cell of ``config``'s one entry on ``backend``.
 
+    ``stop`` (installed by the caller) may cut in while the games are awaited, where
+    nothing is being written; nowhere else.
+
     :raises TuneError: when a game fails (the strategy raised): a trial cannot be scored.
+    :raises KeyboardInterrupt: at a stop.
     """
     handles = []
     for cell in config.cells:
@@ -407,7 +414,8 @@ def play_games(
     outcomes: Outcomes = {}
     pending = list(handles)
     while pending:
-        finished, lost = backend.wait(pending)
+        with stop.at_once() if stop is not None else nullcontext():
+            finished, lost = backend.wait(pending)
         if lost:
             raise TuneError("a worker process died while playing a trial's games")
         for handle, result in finished:
@@ -588,11 +596,14 @@ def run_study(
     progress: Progress | None = None,
     sampler_seed: int | None = None,
     bot_key: str | None = None,
+    stop: StopSignals | None = None,
 ) -> StudySummary:
     """Run the study until ``trials`` trials are finished (complete or pruned), each playing
     up to ``games`` games per player count on the tuning seeds. A new study seeds its bots
     under ``bot_key`` (default: a fresh secret, kept in the study); ``sampler_seed`` seeds
-    the sampler of this run."""
+    the sampler of this run. ``stop`` (Ctrl-C, SIGTERM; installed by the caller) raises
+    :class:`KeyboardInterrupt` while games are awaited, never inside a write to the study:
+    a trial cut off is left running, and the next run plays its point again."""
     optuna = _optuna()
     TrialState = optuna.trial.TrialState
     study_path = Path(study_path)
@@ -636,6 +647,7 @@ def run_study(
                     config,
                     range(len(outcomes) // len(space.players), size),
                     space.objective,
+                    stop=stop,
                 )
             )
             mean, _, _ = interval(outcomes, space.objective)
@@ -775,6 +787,7 @@ def reevaluate(
     games: int,
     trial_games: int,
     backend: Backend,
+    stop: StopSignals | None = None,
 ) -> list[Finalist]:
     """The best ``finalists`` complete trials, each played again on the same ``games`` fresh
     tuning seeds (after the ``trial_games`` every trial played), best first.
@@ -799,7 +812,7 @@ def reevaluate(
     for t in top:
         spec = str(t.user_attrs["spec"])
         config = _config(space, spec, games, first, key)
-        outcomes = play_games(backend, config, range(games), space.objective)
+        outcomes = play_games(backend, config, range(games), space.objective, stop=stop)
         mean, lo, hi = interval(outcomes, space.objective)
         out.append(Finalist(lines[t.number], spec, mean, lo, hi, len(outcomes)))
     return sorted(out, key=lambda f: -f.value)
