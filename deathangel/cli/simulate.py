@@ -140,7 +140,8 @@ def simulate_cli(
     Prints wins, losses, the win rate (95% Wilson interval), mean rounds, mean locations.
 
     Game i has seed SEED + i; its bots are seeded by a keyed hash of that seed and their seat
-    under the run's bot key (printed; --bot-key plays the same bots again).
+    under the run's bot key (printed; --bot-key plays the same bots again). Stopped part way
+    (Ctrl-C, SIGTERM), it prints the figures of the games played, and exits with status 130.
     """
     if players not in PLAYER_COUNTS:
         raise DeathAngelError(

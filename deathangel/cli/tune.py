@@ -82,7 +82,8 @@ def tune_cli(
     """Tune a strategy's parameters: an Optuna study whose trials play paired seeds.
 
     Resumes the study in --study (even after kill -9), then writes the best trial as a
-    strategy file and plays it against the incumbent on the held-out seeds.
+    strategy file and plays it against the incumbent on the held-out seeds. Stop it any time
+    (Ctrl-C, SIGTERM, even kill -9); the same command goes on.
     """
     from deathangel.tournament.runner import make_backend
     from deathangel.tournament.stats import SprtDesign
