@@ -485,7 +485,15 @@ def play_into(
             stop.check()
             finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
             for future in finished:
-                store.add(_result(future, cluster))
+                try:
+                    game = _result(future, cluster)
+                except cf.process.BrokenProcessPool:
+                    # SIGTERM to the whole process group (as a batch system sends it) stops
+                    # the workers too: a stop, not a crash.
+                    if stop.requested:
+                        raise KeyboardInterrupt from None
+                    raise
+                store.add(game)
                 done += 1
                 if progress is not None:
                     progress(done, total)

@@ -502,22 +502,35 @@ def ignore_ctrl_c() -> None:
 
 
 @pytest.mark.parametrize(
-    ("stop", "workers", "start"),
+    ("stop", "workers", "start", "group"),
     [
-        (signal.SIGINT, 2, None),
-        (signal.SIGTERM, 2, None),
-        (signal.SIGTERM, 0, None),
-        (signal.SIGINT, 0, ignore_ctrl_c),
+        (signal.SIGINT, 2, None, False),
+        (signal.SIGTERM, 2, None, False),
+        (signal.SIGTERM, 2, None, True),
+        (signal.SIGTERM, 0, None, False),
+        (signal.SIGINT, 0, ignore_ctrl_c, False),
     ],
-    ids=["ctrl-c, 2 workers", "sigterm, 2 workers", "sigterm, in process", "background job"],
+    ids=[
+        "ctrl-c, 2 workers",
+        "sigterm, 2 workers",
+        "sigterm to the process group, 2 workers",
+        "sigterm, in process",
+        "background job",
+    ],
 )
 def test_a_stop_keeps_the_games_and_says_how_to_go_on(
-    tmp_path: Path, stop: signal.Signals, workers: int, start: Callable[[], None] | None
+    tmp_path: Path,
+    stop: signal.Signals,
+    workers: int,
+    start: Callable[[], None] | None,
+    group: bool,
 ) -> None:
     """Ctrl-C, a batch system's SIGTERM, or ``kill -INT`` on a background job (which a
     shell starts with SIGINT ignored): each stops the run with the line that says how to go
     on, and the status of a stopped run. Before, SIGTERM killed it with no word and a warning
-    of leaked semaphores, and a background job could not be stopped short of SIGKILL."""
+    of leaked semaphores, and a background job could not be stopped short of SIGKILL. A
+    batch system signals the whole process group: the workers die of it at once, and that is
+    a stop too, not a broken pool's traceback."""
     path = tmp_path / "p.db"
     games = 3000  # far more than a stop leaves time for
     proc = subprocess.Popen(
@@ -529,10 +542,14 @@ def test_a_stop_keeps_the_games_and_says_how_to_go_on(
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=start,
+        start_new_session=group,
     )
     try:
         wait_for_games(path, 1)
-        proc.send_signal(stop)
+        if group:
+            os.killpg(proc.pid, stop)
+        else:
+            proc.send_signal(stop)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
