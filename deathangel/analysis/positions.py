@@ -456,57 +456,58 @@ def play_into(
     tasks = [(i, c.seed, c.players, c.strategy, c.bot_key) for i in todo]
     # Ctrl-C and SIGTERM cut in at once only while a game is played here, never inside a
     # write (analysis/workers.py); worker processes leave them to this one and exit with it.
-    stop = StopSignals().install()
-    processes: cf.ProcessPoolExecutor | None = None
-    cluster: DaskCluster | None = None
-    pool: cf.Executor | None = None
-    try:
-        if workers <= 1 and dask is None:
-            for task in tasks:
-                with stop.at_once():
-                    played = _play_task(task)
-                store.add(played)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+    with StopSignals() as stop:
+        processes: cf.ProcessPoolExecutor | None = None
+        cluster: DaskCluster | None = None
+        pool: cf.Executor | None = None
+        try:
+            if workers <= 1 and dask is None:
+                for task in tasks:
+                    with stop.at_once():
+                        played = _play_task(task)
+                    store.add(played)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+                return len(tasks)
+            if dask is None:
+                processes = pool = new_pool(workers)
+            else:
+                cluster = (
+                    dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
+                )
+                # pure=False: a game sent again after a lost worker is played again, not looked up.
+                pool = cluster.client.get_executor(pure=False)
+            pending = {pool.submit(_play_task, task) for task in tasks}
+            while pending:
+                # Never raised inside the wait: with all the games sent at once it spends long
+                # stretches taking each future's lock, and a KeyboardInterrupt there left some
+                # held, the pool's manager thread blocked on them, and the process hung at exit
+                # (once in three runs of its test). A stop waits for the next half second instead.
+                stop.check()
+                finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    try:
+                        game = _result(future, cluster)
+                    except cf.process.BrokenProcessPool:
+                        # SIGTERM to the whole process group (as a batch system sends it) stops
+                        # the workers too: a stop, not a crash.
+                        if stop.requested:
+                            raise KeyboardInterrupt from None
+                        raise
+                    store.add(game)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
             return len(tasks)
-        if dask is None:
-            processes = pool = new_pool(workers)
-        else:
-            cluster = dask if isinstance(dask, DaskCluster) else DaskCluster(dask, max(1, workers))
-            # pure=False: a game sent again after a lost worker is played again, not looked up.
-            pool = cluster.client.get_executor(pure=False)
-        pending = {pool.submit(_play_task, task) for task in tasks}
-        while pending:
-            # Never raised inside the wait: with all the games sent at once it spends long
-            # stretches taking each future's lock, and a KeyboardInterrupt there left some
-            # held, the pool's manager thread blocked on them, and the process hung at exit
-            # (once in three runs of its test). A stop waits for the next half second instead.
-            stop.check()
-            finished, pending = cf.wait(pending, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-            for future in finished:
-                try:
-                    game = _result(future, cluster)
-                except cf.process.BrokenProcessPool:
-                    # SIGTERM to the whole process group (as a batch system sends it) stops
-                    # the workers too: a stop, not a crash.
-                    if stop.requested:
-                        raise KeyboardInterrupt from None
-                    raise
-                store.add(game)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-        return len(tasks)
-    finally:
-        if processes is not None:
-            stop_pool(processes)
-        elif cluster is not None:
-            if pool is not None:
-                pool.shutdown(wait=False)  # Dask's executor cancels what is left
-            if cluster is not dask:
-                cluster.close()
-        stop.restore()
+        finally:
+            if processes is not None:
+                stop_pool(processes)
+            elif cluster is not None:
+                if pool is not None:
+                    pool.shutdown(wait=False)  # Dask's executor cancels what is left
+                if cluster is not dask:
+                    cluster.close()
 
 
 def _result(future: cf.Future[GamePositions], cluster: DaskCluster | None) -> GamePositions:

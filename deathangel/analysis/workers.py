@@ -69,10 +69,12 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
 class StopSignals:
     """Ctrl-C and SIGTERM stop a long run, but only where nothing is half done.
 
-    :meth:`install` (in the main thread; elsewhere it does nothing) makes both signals stop
-    the run: also when the shell started it with SIGINT ignored (a background job, which
-    ``kill -INT`` could not stop before), and a batch system's SIGTERM (a job's time is up) no
-    longer kills it before it says how to go on. :meth:`restore` puts the handlers back.
+    Used as ``with StopSignals() as stop:`` around the run. Entering (:meth:`install`; in the
+    main thread, elsewhere it does nothing) makes both signals stop the run: also when the
+    shell started it with SIGINT ignored (a background job, which ``kill -INT`` could not stop
+    before), and a batch system's SIGTERM (a job's time is up) no longer kills it before it
+    says how to go on. Leaving (:meth:`restore`) puts the handlers back, after whatever the
+    run does on its way out: a second Ctrl-C there only asks again for the stop under way.
 
     Inside :meth:`at_once` (the run waiting for its workers, or playing a game whose result
     nothing holds yet: nearly all of its time) a stop raises :class:`KeyboardInterrupt` at
@@ -102,6 +104,12 @@ class StopSignals:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
         self._previous.clear()
+
+    def __enter__(self) -> StopSignals:
+        return self.install()
+
+    def __exit__(self, *exc: object) -> None:
+        self.restore()
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         self.requested = True

@@ -101,9 +101,9 @@ def check_cli(
         print(f"{done}/{total} games checked, {faults} fault(s)", file=sys.stderr, flush=True)
 
     # SIGTERM, and Ctrl-C to a background job, stop it as Ctrl-C does: with what it found.
-    stop = StopSignals().install()
+    # A check writes nothing: it may stop anywhere.
     try:
-        with stop.at_once():  # a check writes nothing: it may stop anywhere
+        with StopSignals() as stop, stop.at_once():
             result = check_games(
                 ruleset,
                 found,
@@ -117,8 +117,6 @@ def check_cli(
             )
     except CheckInterrupted as stopped:
         result = stopped.result
-    finally:
-        stop.restore()
     for fault in result.faults:
         for line in fault_lines(fault):
             typer.echo(line)

@@ -161,17 +161,15 @@ def simulate_cli(
     from deathangel.analysis.simulate import SimulationInterrupted
 
     # SIGTERM, and Ctrl-C to a background job, stop it as Ctrl-C does: with the games played.
-    stop = StopSignals().install()
+    # A simulation writes nothing: it may stop anywhere.
     try:
-        with stop.at_once():  # a simulation writes nothing: it may stop anywhere
+        with StopSignals() as stop, stop.at_once():
             summary = _run(
                 players, games, seed, strategies, show_progress, ruleset, bot_key, isolate
             )
         stopped = False
     except SimulationInterrupted as exc:
         summary, stopped = exc.summary, True
-    finally:
-        stop.restore()
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), sort_keys=True))
     else:

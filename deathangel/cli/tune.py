@@ -109,68 +109,67 @@ def tune_cli(
     # games, never inside a write to the study file (a connection cut there could hold its
     # lock while the line below reads the study), also when it runs as a background job;
     # what is stored stays, and the same command goes on.
-    stop = StopSignals().install()
     stage = "study"
-    try:
-        with _bar(quiet) as progress:
-            summary = run_study(
-                space,
-                study_path,
-                trials=trials,
-                games=games,
-                backend=backend,
-                progress=progress,
-                sampler_seed=seed,
-                stop=stop,
-            )
-        if not quiet:
-            for line in trial_lines(summary, space):
-                typer.echo(line)
-        if summary.best_spec is None:
-            raise DeathAngelError("no trial finished all its games: nothing to write")
-        spec = summary.best_spec
-        if finalists > 0:
-            stage = "re-evaluation"
-            ranked = reevaluate(
-                space, study_path, finalists=finalists, games=games, trial_games=games,
-                backend=backend, stop=stop,
-            )  # fmt: skip
-            spec = ranked[0].spec
-            if not quiet:
-                typer.echo(
-                    f"the best {len(ranked)} trial(s) again on {games} fresh tuning seeds "
-                    f"({space.seeds[0] + games}..{space.seeds[0] + 2 * games - 1}):"
+    with StopSignals() as stop:
+        try:
+            with _bar(quiet) as progress:
+                summary = run_study(
+                    space,
+                    study_path,
+                    trials=trials,
+                    games=games,
+                    backend=backend,
+                    progress=progress,
+                    sampler_seed=seed,
+                    stop=stop,
                 )
-                for f in ranked:
+            if not quiet:
+                for line in trial_lines(summary, space):
+                    typer.echo(line)
+            if summary.best_spec is None:
+                raise DeathAngelError("no trial finished all its games: nothing to write")
+            spec = summary.best_spec
+            if finalists > 0:
+                stage = "re-evaluation"
+                ranked = reevaluate(
+                    space, study_path, finalists=finalists, games=games, trial_games=games,
+                    backend=backend, stop=stop,
+                )  # fmt: skip
+                spec = ranked[0].spec
+                if not quiet:
                     typer.echo(
-                        f"  #{f.trial.number:<3} {f.value:.4f} [{f.low:.4f}, {f.high:.4f}] "
-                        f"(on its own games {f.trial.value:.4f})"
+                        f"the best {len(ranked)} trial(s) again on {games} fresh tuning seeds "
+                        f"({space.seeds[0] + games}..{space.seeds[0] + 2 * games - 1}):"
                     )
-                typer.echo(f"winner: trial {ranked[0].trial.number}")
-        note = (
-            f"Tuned by deathangel tune from {space.path.name} ({len(summary.trials)} trials, "
-            f"{space.objective} on seeds from {space.seeds[0]}).\n{spec}"
-        )
-        write_strategy_file(out_path, spec, note)
-        if not quiet:
-            typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
-        if confirm_games > 0:
-            db = confirm_db if confirm_db is not None else out_path.with_suffix(".confirm.db")
-            stage = f"held-out confirmation (its games so far are kept in {db})"
-            stop.check()  # a stop since the study's end; the tournament then takes them over
-            _confirm(space, out_path, db, confirm_games, sprt, backend, quiet)
-    except KeyboardInterrupt:
-        backend.close()
-        if stage == "study":
-            from deathangel.tournament.tune import finished_trials
+                    for f in ranked:
+                        typer.echo(
+                            f"  #{f.trial.number:<3} {f.value:.4f} [{f.low:.4f}, {f.high:.4f}] "
+                            f"(on its own games {f.trial.value:.4f})"
+                        )
+                    typer.echo(f"winner: trial {ranked[0].trial.number}")
+            note = (
+                f"Tuned by deathangel tune from {space.path.name} ({len(summary.trials)} trials, "
+                f"{space.objective} on seeds from {space.seeds[0]}).\n{spec}"
+            )
+            write_strategy_file(out_path, spec, note)
+            if not quiet:
+                typer.echo(f"winner written to {out_path} (load it with --seat N=bot:{out_path})")
+            if confirm_games > 0:
+                db = confirm_db if confirm_db is not None else out_path.with_suffix(".confirm.db")
+                stage = f"held-out confirmation (its games so far are kept in {db})"
+                stop.check()  # a stop since the study's end; the tournament then takes them over
+                _confirm(space, out_path, db, confirm_games, sprt, backend, quiet)
+        except KeyboardInterrupt:
+            backend.close()
+            if stage == "study":
+                from deathangel.tournament.tune import finished_trials
 
-            stage = f"study: {finished_trials(space, study_path)} of {trials} trials finished"
-            stage += f" in {study_path}"
-        typer.echo(f"Interrupted in the {stage}; the same command goes on.", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    finally:
-        backend.close()
-        stop.restore()
+                stage = f"study: {finished_trials(space, study_path)} of {trials} trials finished"
+                stage += f" in {study_path}"
+            typer.echo(f"Interrupted in the {stage}; the same command goes on.", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        finally:
+            backend.close()
 
 
 def trial_lines(summary: StudySummary, space: SearchSpace) -> list[str]:

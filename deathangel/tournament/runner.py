@@ -330,56 +330,55 @@ def run_tournament(
         queue: deque[Task] = deque([first])
         inflight: dict[Any, Task] = {}
         limit = 2 * backend.workers + 1
-        stop = StopSignals().install()
-        try:
-            stopping = False
-            while True:
-                stop.check()
-                while not stopping and len(inflight) < limit:
-                    task = queue.popleft() if queue else next(tasks, None)
-                    if task is None:
-                        break
-                    inflight[backend.submit(config, task)] = task
-                if not inflight:
-                    break
-                with stop.at_once():
-                    finished, lost = backend.wait(list(inflight))
-                for handle in lost:
-                    queue.append(inflight.pop(handle))
-                    replayed += 1
-                for handle, result in finished:
-                    inflight.pop(handle)
-                    seconds = time.perf_counter() - started
-                    results.write(result, run, seconds)
-                    played += len(result.rows) + len(result.failures)
-                    failed += len(result.failures)
-                    done += len(result.rows) + len(result.failures)
-                    _mark(states, result)
-                    if progress is not None:
-                        progress(done, total, played / seconds if seconds > 0 else 0.0)
-                if tracker is not None and not stopping:
-                    sprt = tracker.advance()
-                    if sprt.decision is not None:
-                        # Decided: play nothing new; the batches under way are still stored.
-                        stopping = True
-                        status = "decided"
-        except KeyboardInterrupt:
-            status = "interrupted"
-        except BaseException:
-            status = "failed"
-            raise
-        finally:
-            # Still under this run's handlers: a second Ctrl-C here only asks again for the
-            # stop under way, and cannot cut the run's last write in two.
-            backend.close()
-            seconds = time.perf_counter() - started
+        with StopSignals() as stop:
             try:
-                results.finish_run(run, status, seconds)
-            except ResultsError:
-                # A full disk fails the last write too: the error being raised tells it.
-                if status != "failed":
-                    raise
-            stop.restore()
+                stopping = False
+                while True:
+                    stop.check()
+                    while not stopping and len(inflight) < limit:
+                        task = queue.popleft() if queue else next(tasks, None)
+                        if task is None:
+                            break
+                        inflight[backend.submit(config, task)] = task
+                    if not inflight:
+                        break
+                    with stop.at_once():
+                        finished, lost = backend.wait(list(inflight))
+                    for handle in lost:
+                        queue.append(inflight.pop(handle))
+                        replayed += 1
+                    for handle, result in finished:
+                        inflight.pop(handle)
+                        seconds = time.perf_counter() - started
+                        results.write(result, run, seconds)
+                        played += len(result.rows) + len(result.failures)
+                        failed += len(result.failures)
+                        done += len(result.rows) + len(result.failures)
+                        _mark(states, result)
+                        if progress is not None:
+                            progress(done, total, played / seconds if seconds > 0 else 0.0)
+                    if tracker is not None and not stopping:
+                        sprt = tracker.advance()
+                        if sprt.decision is not None:
+                            # Decided: play nothing new; the batches under way are still stored.
+                            stopping = True
+                            status = "decided"
+            except KeyboardInterrupt:
+                status = "interrupted"
+            except BaseException:
+                status = "failed"
+                raise
+            finally:
+                # Still under this run's handlers: a second Ctrl-C here only asks again for the
+                # stop under way, and cannot cut the run's last write in two.
+                backend.close()
+                seconds = time.perf_counter() - started
+                try:
+                    results.finish_run(run, status, seconds)
+                except ResultsError:
+                    # A full disk fails the last write too: the error being raised tells it.
+                    if status != "failed":
+                        raise
         if sprt is not None:
             results.set_meta("sprt", _json(sprt.to_dict()))
         return RunSummary(
