@@ -51,7 +51,7 @@ KINDS = ("support", "move_activate")
 
 
 def card_names() -> list[str]:
-    """Every base-game action card, in the card database's order."""
+    """Every base-game action card's name, sorted (the terms' order is fixed by it)."""
     db = default_database()
     return sorted({card.name for team in db.teams for card in team.actions})
 
@@ -101,6 +101,7 @@ def scorer(text: str, lets: Any) -> Any:
 
 
 def stored(path: Path) -> tuple[int, list[GamePositions]]:
+    """A positions file's (or its archive's) first game seed and its games, in order."""
     if path.suffix == ".db":
         with PositionStore.open(path) as store:
             return store.config.seed, store.games()
