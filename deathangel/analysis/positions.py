@@ -359,6 +359,20 @@ def read_archive(path: Path) -> tuple[PositionsConfig, list[GamePositions]]:
     return config, games
 
 
+def read_played(path: Path) -> tuple[PositionsConfig, list[GamePositions]]:
+    """The settings and the games, in order of index, of a positions file (``.db``) or of
+    its archive (any other name): for scripts that play stored games again from their
+    decisions, whichever of the two they are handed.
+
+    :raises PositionsError: for a bad archive.
+    """
+    if path.suffix == ".db":
+        with PositionStore.open(path) as store:
+            return store.config, store.games()
+    config, games = read_archive(path)
+    return config, sorted(games, key=lambda g: g.index)
+
+
 def restore(
     archive: Path, db: Path, progress: Progress | None = None
 ) -> tuple[PositionsConfig, int]:

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from deathangel.analysis.positions import GamePositions, PositionStore, read_archive
+from deathangel.analysis.positions import read_played
 from deathangel.engine.decisions import Option
 from deathangel.engine.game import Game, GameConfig, default_database
 from deathangel.players.rules.features import Situation
@@ -100,15 +100,6 @@ def scorer(text: str, lets: Any) -> Any:
     return ruleset.scorers["choose_action"]
 
 
-def stored(path: Path) -> tuple[int, list[GamePositions]]:
-    """A positions file's (or its archive's) first game seed and its games, in order."""
-    if path.suffix == ".db":
-        with PositionStore.open(path) as store:
-            return store.config.seed, store.games()
-    config, played = read_archive(path)
-    return config.seed, sorted(played, key=lambda g: g.index)
-
-
 def extract(args: argparse.Namespace) -> None:
     default = read_rule_file(resolve("default"))
     rules = RuleSet(default).scorers["choose_action"]
@@ -117,7 +108,8 @@ def extract(args: argparse.Namespace) -> None:
     out = Path(args.data)
     out.mkdir(parents=True, exist_ok=True)
     for source in args.games:
-        seed, played = stored(Path(source))
+        config, played = read_played(Path(source))
+        seed = config.seed
         rows: list[list[float]] = []
         base: list[float] = []
         chosen: list[int] = []
@@ -174,12 +166,10 @@ class Data:
         self.x[decision, slot, 0] = rules
         self.x[decision, slot, 1:] = x
 
-    def take(self, rows: np.ndarray[Any, Any]) -> tuple[Any, Any, Any]:
-        return self.x[rows], self.mask[rows], self.chosen[rows]
-
 
 def loss(theta: Any, x: Any, mask: Any, chosen: Any, penalty: float) -> float:
-    """Mean negative log-likelihood of the search's cards (without the penalty)."""
+    """Mean negative log-likelihood of the search's cards, plus the L2 penalty on the terms
+    (not on the rules' scale)."""
     u = np.where(mask, x @ theta, -np.inf)
     u -= u.max(axis=1, keepdims=True)
     log_total = np.log(np.exp(u).sum(axis=1))

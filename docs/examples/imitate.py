@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from deathangel.analysis.positions import GamePositions, PositionStore, read_archive
+from deathangel.analysis.positions import GamePositions, read_played
 from deathangel.analysis.simulate import play_game, spec_bots
 from deathangel.engine.decisions import Decision, Option
 from deathangel.engine.game import Game, GameConfig
@@ -253,15 +253,6 @@ def collect(args: argparse.Namespace) -> None:
     print(f"done: {decisions} decisions recorded, {cpu / 60:.1f} min of CPU")
 
 
-def stored_games(source: Path) -> tuple[dict[str, Any], list[GamePositions]]:
-    """A positions file's (or an archive's) settings and games, in order of index."""
-    if source.suffix == ".db":
-        with PositionStore.open(source) as store:
-            return store.config.to_dict(), store.games()
-    config, played = read_archive(source)
-    return config.to_dict(), sorted(played, key=lambda g: g.index)
-
-
 def replay_shard(
     data: str, shard: int, seed: int, played: list[GamePositions]
 ) -> tuple[int, int, float]:
@@ -304,7 +295,8 @@ def replay_shard(
 def extract(args: argparse.Namespace) -> None:
     data = Path(args.data)
     source = Path(args.games).resolve()
-    config, played = stored_games(source)
+    stored, played = read_played(source)
+    config = stored.to_dict()
     if not played or played[0].decisions is None:
         raise SystemExit(f"{source}: no games with their decisions stored")
     if len(config["players"]) != 1:

@@ -29,6 +29,7 @@ from deathangel.analysis.positions import (
     PositionStore,
     play_into,
     read_archive,
+    read_played,
     replayed,
     restore,
     write_archive,
@@ -603,6 +604,30 @@ def test_an_archive_stores_the_same_games_again(tmp_path: Path) -> None:
     assert restore(tmp_path / "a.json", begun) == (config, 2)
     with PositionStore.open(begun) as s:
         assert s.games() == games
+
+
+def test_read_played_gives_a_file_and_its_archive_as_the_same_games(tmp_path: Path) -> None:
+    """A positions file and its archive, even one whose games are listed out of order, read as
+    the same settings and the same games (index, seats, outcome, decisions) in index order."""
+    path = tmp_path / "p.db"
+    config = PositionsConfig("rules", (1, 2), SEED, 4, TEST_BOT_KEY)
+    with PositionStore.open(path, config) as s:
+        play_into(s)
+        assert write_archive(s, tmp_path / "a.json") == 4
+    data = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    data["games"].reverse()
+    (tmp_path / "shuffled.json").write_text(json.dumps(data), encoding="utf-8")
+
+    def facts(games: list[GamePositions]) -> list[tuple[object, ...]]:
+        return [(g.index, g.seats, g.won, g.decisions) for g in games]
+
+    stored_config, stored = read_played(path)
+    assert stored_config == config
+    assert [g.index for g in stored] == [0, 1, 2, 3]
+    for name in ("a.json", "shuffled.json"):
+        archived_config, archived = read_played(tmp_path / name)
+        assert archived_config == config
+        assert facts(archived) == facts(stored)
 
 
 def test_bad_archives_and_other_settings_are_one_line(tmp_path: Path) -> None:
