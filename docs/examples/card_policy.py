@@ -34,6 +34,7 @@ and the difference with a 95% interval (bootstrap over games).
 from __future__ import annotations
 
 import argparse
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ import numpy as np
 from deathangel.analysis.positions import read_played
 from deathangel.engine.decisions import Option
 from deathangel.engine.game import Game, GameConfig, default_database
+from deathangel.errors import DeathAngelError
 from deathangel.players.rules.features import Situation
 from deathangel.players.rules.file import RawRule, RuleFile, Where, read_rule_file, resolve
 from deathangel.players.rules.player import RuleSet
@@ -288,15 +290,24 @@ def write(path: Path, texts: list[str], theta: Any, penalty: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("extract")
-    p.add_argument("data")
-    p.add_argument("--games", action="append", required=True)
-    p = sub.add_parser("fit")
-    p.add_argument("train")
-    p.add_argument("--holdout", required=True)
-    p.add_argument("--out")
+    p = sub.add_parser("extract", help="read the card decisions of stored games")
+    p.add_argument("data", help="the folder the arrays go in (NAME.npz per games file)")
+    p.add_argument(
+        "--games",
+        action="append",
+        required=True,
+        help="a positions file (value play) or its archive (value export); repeat for more",
+    )
+    p = sub.add_parser("fit", help="fit the correction, judge it, write the rule file")
+    p.add_argument("train", help="the training games' arrays (extract's NAME.npz)")
+    p.add_argument("--holdout", required=True, help="the judging games' arrays")
+    p.add_argument("--out", help="the rule file (.toml) to write")
     args = parser.parse_args()
-    {"extract": extract, "fit": fit}[args.command](args)
+    try:
+        {"extract": extract, "fit": fit}[args.command](args)
+    except (DeathAngelError, OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        # A missing or corrupt input file: one line, no traceback (nothing is written then).
+        raise SystemExit(f"card_policy.py {args.command}: {exc}") from None
 
 
 if __name__ == "__main__":

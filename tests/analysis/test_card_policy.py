@@ -9,6 +9,8 @@ written rule file, loaded as any rule file is, picks at every decision what the 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -138,3 +140,23 @@ def test_the_written_file_picks_what_the_model_picks(
         assert int(np.argmax(scores)) == model[row]
         differ += int(model[row] != np.argmax(data.x[row, : len(scores), 0]))
     assert differ > 0  # the weights above change some choices: the test can tell
+
+
+def test_a_missing_or_corrupt_input_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    from example_kit import EXAMPLES
+
+    (tmp_path / "bad.npz").write_text("not arrays", encoding="utf-8")
+    for args, named in (
+        (["extract", str(tmp_path / "data"), "--games", str(tmp_path / "nope.db")], "nope.db"),
+        (["fit", str(tmp_path / "bad.npz"), "--holdout", str(tmp_path / "bad.npz")], "pickle"),
+    ):
+        result = subprocess.run(
+            [sys.executable, str(EXAMPLES / "card_policy.py"), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 1
+        assert result.stderr.count("\n") == 1 and named in result.stderr, result.stderr
+        assert result.stderr.startswith(f"card_policy.py {args[0]}: ")
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
