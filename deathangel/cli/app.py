@@ -2,32 +2,95 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 import inspect
 import sys
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
-from deathangel.cli.balance import balance_cli
-from deathangel.cli.bench import bench_cli
-from deathangel.cli.cardreport import cards_report_cli
-from deathangel.cli.cards import cards_app
-from deathangel.cli.check import check_cli
-from deathangel.cli.odds import odds_cli
 from deathangel.cli.output import pipe_friendly, plain_where_unencodable
-from deathangel.cli.play import play_cli
-from deathangel.cli.plugins import plugins_app
-from deathangel.cli.replay import replay_cli
-from deathangel.cli.report import report_cli
-from deathangel.cli.scenario import scenario_app
-from deathangel.cli.simulate import simulate_cli
-from deathangel.cli.strategies import strategies_app
-from deathangel.cli.tournament import tournament_cli
-from deathangel.cli.tune import tune_cli
-from deathangel.cli.value import value_app
 from deathangel.errors import DeathAngelError, PluginEffectError
 from deathangel.version import __version__
+
+COMMANDS: Mapping[str, tuple[str, str]] = {
+    "odds": ("deathangel.cli.odds", "odds_cli"),
+    "simulate": ("deathangel.cli.simulate", "simulate_cli"),
+    "bench": ("deathangel.cli.bench", "bench_cli"),
+    "play": ("deathangel.cli.play", "play_cli"),
+    "replay": ("deathangel.cli.replay", "replay_cli"),
+    "tournament": ("deathangel.cli.tournament", "tournament_cli"),
+    "report": ("deathangel.cli.report", "report_cli"),
+    "tune": ("deathangel.cli.tune", "tune_cli"),
+    "balance": ("deathangel.cli.balance", "balance_cli"),
+    "check": ("deathangel.cli.check", "check_cli"),
+    "cards": ("deathangel.cli.cards", "cards_app"),
+    "scenario": ("deathangel.cli.scenario", "scenario_app"),
+    "strategies": ("deathangel.cli.strategies", "strategies_app"),
+    "plugins": ("deathangel.cli.plugins", "plugins_app"),
+    "value": ("deathangel.cli.value", "value_app"),
+}
+"""Each command (or command group) by name, in the order ``--help`` lists them: the module
+that holds it and its name there (a ``*_cli`` function, or a Typer app of subcommands).
+
+A command's module is imported when that command is run, not before: a run of ``deathangel
+simulate`` used to import every command's module and build all 27 commands' options
+(about a tenth of a second, a third of a short command's start-up; docs/performance.md)."""
+
+
+@functools.cache
+def command(name: str) -> Any:
+    """The click command (or group) ``name`` runs, built from its module on first use; a
+    KeyError for a name that is no command."""
+    module, attribute = COMMANDS[name]
+    found = getattr(importlib.import_module(module), attribute)
+    built: Any
+    if isinstance(found, typer.Typer):
+        if isinstance(found.info.help, str):
+            found.info.help = reflowed(found.info.help)
+        _reflow_commands(found)
+        built = typer.main.get_group(found)
+    else:
+        single = typer.Typer(add_completion=False)
+        # Output piped into `head` ends every command as it ends any Unix tool
+        # (cli/output.py).
+        single.command(name)(pipe_friendly(found))
+        _reflow_commands(single)
+        built = typer.main.get_command(single)
+    built.name = name
+    return built
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The root group's commands as click asks for them: every name known at once (for
+    ``--help``, suggestions of a mistyped name), each command built only when looked up."""
+
+    def __getitem__(self, name: str) -> Any:
+        return command(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        raise TypeError(f"commands are registered in COMMANDS, not added ({name!r})")
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError(f"commands are registered in COMMANDS, not removed ({name!r})")
+
+
+class _LazyGroup(TyperGroup):
+    """The ``deathangel`` group, whose commands come from :data:`COMMANDS` on demand."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _Commands()
 
 
 def _version(value: bool) -> None:
@@ -41,6 +104,7 @@ app = typer.Typer(
     help="Space Hulk: Death Angel — play, simulate and study the co-op card game.",
     no_args_is_help=True,
     add_completion=False,
+    cls=_LazyGroup,
 )
 
 
@@ -54,25 +118,6 @@ def _root(
     ] = False,
 ) -> None:
     """Space Hulk: Death Angel — play, simulate and study the co-op card game."""
-
-
-# Output piped into `head` ends every command as it ends any Unix tool (cli/output.py).
-cards_app.command("report")(pipe_friendly(cards_report_cli))
-app.add_typer(cards_app, name="cards")
-app.add_typer(scenario_app, name="scenario")
-app.add_typer(strategies_app, name="strategies")
-app.add_typer(plugins_app, name="plugins")
-app.add_typer(value_app, name="value")
-app.command("odds")(pipe_friendly(odds_cli))
-app.command("simulate")(pipe_friendly(simulate_cli))
-app.command("bench")(pipe_friendly(bench_cli))
-app.command("play")(pipe_friendly(play_cli))
-app.command("replay")(pipe_friendly(replay_cli))
-app.command("tournament")(pipe_friendly(tournament_cli))
-app.command("report")(pipe_friendly(report_cli))
-app.command("tune")(pipe_friendly(tune_cli))
-app.command("balance")(pipe_friendly(balance_cli))
-app.command("check")(pipe_friendly(check_cli))
 
 
 def reflowed(text: str) -> str:
@@ -101,9 +146,6 @@ def _reflow_commands(group: typer.Typer) -> None:
         if isinstance(instance.info.help, str):
             instance.info.help = reflowed(instance.info.help)
         _reflow_commands(instance)
-
-
-_reflow_commands(app)
 
 
 def main() -> None:

@@ -20,6 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from deathangel.cards.facts import CardFacts, CardRow, card_rows, find_facts
+from deathangel.cli.cardreport import cards_report_cli
+from deathangel.cli.output import pipe_friendly
 from deathangel.errors import CardDataError, DeathAngelError, PluginError, UnknownCardError
 
 if TYPE_CHECKING:
@@ -290,3 +292,8 @@ def validate_cli(
     width = max(len(k) for k in counts)
     for kind, count in counts.items():
         typer.echo(f"  {kind:<{width}}  {count}")
+
+
+# Its own module (the report reads a tournament's database, not the cards); piped into `head`
+# it ends as any Unix tool does (cli/output.py).
+cards_app.command("report")(pipe_friendly(cards_report_cli))

@@ -3,22 +3,29 @@ once, at the terminal's width, not again at the line breaks of the docstring it 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from typing import Any
+
 import pytest
-import typer
+import typer.main
 from typer.testing import CliRunner
 
 from deathangel.cli.app import app, reflowed
 
 
-def command_paths(group: typer.Typer, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    paths = [(*prefix, c.name or "") for c in group.registered_commands]
-    for sub in group.registered_groups:
-        assert sub.typer_instance is not None and sub.name is not None
-        paths += command_paths(sub.typer_instance, (*prefix, sub.name))
+def command_paths(command: Any, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command's words, found as click finds them (the root's are built on demand)."""
+    if not hasattr(command, "list_commands"):
+        return [prefix]
+    context = type(command).context_class(command)
+    paths: list[tuple[str, ...]] = []
+    for name in command.list_commands(context):
+        paths += command_paths(command.get_command(context, name), (*prefix, name))
     return paths
 
 
-PATHS = command_paths(app)
+PATHS = command_paths(typer.main.get_command(app))
 RAGGED = 60
 """A line shorter than this that is not its paragraph's last was cut by a source line break
 (at 80 columns rich fills each line to at least this; the longest word is far shorter)."""
@@ -58,3 +65,20 @@ def test_reflowed_joins_lines_and_keeps_what_click_keeps() -> None:
     assert reflowed(text) == (
         "First line goes on.\n\nSecond paragraph.\n\n\bkept\n  as is\n\fhidden\nlines"
     )
+
+
+@pytest.mark.parametrize("name", ["simulate", "scenario"])
+def test_a_command_imports_only_its_own_module(name: str) -> None:
+    """A command's start-up pays for its own module, not all the others' (cli/app.py)."""
+    code = (
+        "import sys\n"
+        "from deathangel.cli.app import COMMANDS, main\n"
+        f"sys.argv = ['deathangel', {name!r}, '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "modules = {module for module, _ in COMMANDS.values()}\n"
+        "print(' '.join(sorted(m for m in sys.modules if m in modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.splitlines()[-1] == f"deathangel.cli.{name}"
