@@ -77,6 +77,7 @@ def dependencies(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.long
 def test_installed_wheel_validates_cards_and_simulates(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)

@@ -328,6 +328,7 @@ def test_two_runs_on_one_file_store_each_game_once(tmp_path: Path) -> None:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
 
 
+@pytest.mark.long
 def test_kill_9_loses_no_stored_game_and_the_same_command_goes_on(tmp_path: Path) -> None:
     path = tmp_path / "slow.db"
     args = ["play", "--db", str(path), "-n", "400", "-s", str(SEED), "--strategy", SLOW]
@@ -386,6 +387,7 @@ def test_a_full_disk_stops_in_one_line_and_keeps_every_stored_game(tmp_path: Pat
     assert "), 60 of 60 stored" in again.stdout
 
 
+@pytest.mark.long
 def test_value_fit_and_check_read_stored_positions(tmp_path: Path) -> None:
     train, held = tmp_path / "train.db", tmp_path / "held.db"
     for path, seed, games in ((train, SEED, 40), (held, SEED + 1000, 20)):

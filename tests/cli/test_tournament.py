@@ -201,6 +201,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, .
     return reference(tmp_path_factory.mktemp("uninterrupted"), *HALF_WAY)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
 def test_a_run_stopped_half_way_resumes_to_exactly_the_uninterrupted_rows(
     tmp_path: Path, how: str, uninterrupted: list[tuple[Any, ...]]
@@ -296,6 +297,7 @@ def test_a_second_run_on_a_database_being_played_is_refused_before_any_game(
     assert report.stdout.rstrip().endswith("; interrupted)")
 
 
+@pytest.mark.long
 def test_a_full_disk_stops_the_run_in_one_line_and_keeps_every_stored_game(
     tmp_path: Path,
 ) -> None:

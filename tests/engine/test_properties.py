@@ -284,6 +284,7 @@ def play_on(game: Game, bot: RandomPlayer) -> list[Step]:
     return steps
 
 
+@pytest.mark.long
 @settings(PROFILE, max_examples=PROFILE.max_examples * 3)
 @given(config=game_configs(), bot_seed=SEEDS, data=st.data())
 def test_save_with_every_option_resumes_the_same_game(

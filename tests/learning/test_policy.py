@@ -265,6 +265,7 @@ def _games(db: Path) -> list[tuple[Any, ...]]:
         ).fetchall()
 
 
+@pytest.mark.long
 def test_a_tournament_seats_the_policy_beside_a_bot(tmp_path: Path) -> None:
     """The strategy ``policy`` from the command line: refused without ``--with policy`` in
     one line saying so; with it, its games are stored and reported; a corrupt file is

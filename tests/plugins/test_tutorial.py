@@ -50,6 +50,7 @@ def test_the_tutorial_reads_as_files_and_commands() -> None:
     assert commands[-1].startswith("deathangel check --with ironclad")
 
 
+@pytest.mark.long
 def test_following_the_tutorial_word_for_word_plays_a_game(tmp_path: Path) -> None:
     work, env = reader_shell(tmp_path)
     outputs: list[str] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from plugin_kit import ROOT, reader_shell, run_as_reader
 
 DOC = ROOT / "docs" / "balance.md"
@@ -48,6 +49,7 @@ def test_the_page_runs_balance_report_and_check() -> None:
         assert (ROOT / "docs" / "balance" / image).stat().st_size > 10_000
 
 
+@pytest.mark.long
 def test_following_the_page_word_for_word_gives_its_figures(tmp_path: Path) -> None:
     work, env = reader_shell(tmp_path)
     (work / "plugins").symlink_to(ROOT / "plugins")

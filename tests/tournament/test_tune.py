@@ -119,6 +119,7 @@ def trials_in(db: Path) -> list[tuple[int, str, float | None]]:
 FINISHED = ("COMPLETE", "PRUNED")
 
 
+@pytest.mark.long
 def test_a_study_resumes_after_kill_9_without_replaying_finished_trials(tmp_path: Path) -> None:
     space = space_file(tmp_path)
     db = tmp_path / "s.db"
@@ -214,6 +215,7 @@ def test_a_stopped_study_says_how_far_it_got_and_how_to_go_on(
     )
 
 
+@pytest.mark.long
 def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_it(
     tmp_path: Path,
 ) -> None:
@@ -350,6 +352,7 @@ def test_a_study_file_that_is_not_one_is_refused_in_one_line(tmp_path: Path) -> 
     assert study.read_text(encoding="utf-8") == "my notes, not a study\n"
 
 
+@pytest.mark.long
 def test_a_full_disk_is_one_line_and_the_same_command_goes_on(tmp_path: Path) -> None:
     """The study's file cannot grow past 16 KiB (a limit on the process's files, as a full
     disk or a quota would stop it): one line, not SQLAlchemy's traceback."""
@@ -518,6 +521,7 @@ def test_a_confirmation_sprt_must_test_for_a_better_winner(tmp_path: Path) -> No
     assert not (tmp_path / "space.study.db").exists()  # refused before any trial
 
 
+@pytest.mark.long
 def test_another_confirmation_is_refused_in_one_line_and_the_first_kept(tmp_path: Path) -> None:
     space = space_file(tmp_path)
     base = [sys.executable, "-m", "deathangel", "tune", str(space), "-q", "--workers", "0"]
