@@ -444,7 +444,21 @@ BREAKAGES: dict[str, tuple[Breakage, str]] = {
         lambda g: _first_swarm(g.state).extend([g.table.deck_size] * 2),
         "Brood Lord",
     ),
+    "unknown genestealer": (
+        lambda g: g.state.gs_discard.append(len(g.table.gs_labels)),
+        "unknown genestealer id",
+    ),
+    "genestealer not an id": (lambda g: _first_swarm(g.state).append("x"), "unknown genestealer"),
+    "unknown Brood Lord": (
+        lambda g: _first_swarm(g.state).append(len(g.table.gs_labels)),
+        "unknown genestealer id",
+    ),
     "event lost": (lambda g: g.state.event_deck.pop(), "Event copy"),
+    "unknown event": (lambda g: g.state.event_discard.append(len(g.table.events)), "unknown Event"),
+    "event outside its phase": (
+        lambda g: setattr(g.state, "event", g.state.event_deck.pop()),
+        "outside an Event phase",
+    ),
     "event twice": (lambda g: g.state.event_discard.append(g.state.event_deck[0]), "Event"),
     "token made": (
         lambda g: setattr(g.state, "location_tokens", g.state.location_tokens + 1),
