@@ -1,7 +1,8 @@
 """Fixed work for timing whole processes, an older engine against this one.
 
     python work.py KIND N      KIND: games, games4, games6, clone, noclone, clonecopy,
-                               determinize, dealonly, mcts, mcts1, mcts46 (or mcts23...), rules
+                               determinize, dealonly, mcts, mcts1, mcts46 (or mcts23...), rules,
+                               invariants, noinvariants
 
 (``noclone`` plays the games ``clone`` clones in, without the clones: the difference of the
 two is the clones' own work. ``clonecopy`` copies, at each of those decisions, only the state
@@ -121,3 +122,23 @@ elif kind in ("mcts", "mcts1") or (kind[:4] == "mcts" and kind[4:].isdigit() and
         p = mcts(seed, 60, horizon=1 if kind == "mcts1" else 2, **extra)
         picks.append(p.choose(obs, obs.decision))
     print(kind, n, hashlib.sha256(repr(picks).encode()).hexdigest()[:16])
+elif kind in ("invariants", "noinvariants"):
+    # The positions: a clone at about one decision in twenty of 40 random games of 1-6
+    # players; ``invariants`` then checks each of them N times, ``noinvariants`` does not.
+    from deathangel.engine.invariants import check_invariants
+    from deathangel.players import RandomPlayer
+
+    pick = random.Random(1)
+    positions = []
+    for seed in range(40):
+        game = Game(GameConfig(players=1 + seed % 6, seed=seed))
+        bot = RandomPlayer(seed)
+        while game.decision is not None:
+            decision = game.decision
+            game.push(bot.choose(game.observation(decision.seat), decision))
+            if pick.random() < 0.05:
+                positions.append(game.clone())
+    for _ in range(n if kind == "invariants" else 0):
+        for game in positions:
+            check_invariants(game)
+    print(kind, len(positions), n)
