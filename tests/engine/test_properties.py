@@ -6,6 +6,11 @@ the invariants of :mod:`tests.invariants` hold after every decision, every game 
 config and bot give the same game, a save taken at any decision resumes the same game, and a
 clone taken at any decision is faithful to its original and independent of it.
 
+The random player never looks at what it is given, so it is asked as the game's runners ask
+it (``deathangel.analysis.simulate.play_out``): with no observation. The properties that play
+games to check the invariants build every deciding seat's observation anyway (``look``), so
+observations are still made at every kind of decision of many random games.
+
 Examples per property come from a hypothesis profile registered here (not in ``conftest.py``,
 so other test modules keep their own settings). ``DEATHANGEL_PROPERTIES=long`` runs many more.
 """
@@ -30,6 +35,7 @@ from deathangel.engine.invariants import Progress, check_invariants
 from deathangel.engine.randomness import STREAMS
 from deathangel.engine.state import GameState
 from deathangel.players import RandomPlayer
+from deathangel.players.base import observes
 
 # -- settings -----------------------------------------------------------------------------------
 
@@ -65,18 +71,31 @@ def new_game(players: int, seed: int, **kwargs: Any) -> Game:
     return Game(GameConfig(players=players, seed=seed), **kwargs)
 
 
-def bot_choice(game: Game, bot: RandomPlayer) -> Option:
-    """The bot's answer, given only what the deciding seat may know."""
+def bot_choice(game: Game, bot: RandomPlayer, *, look: bool = False) -> Option:
+    """The bot's answer, asked as the game's runners ask it: with only what the deciding
+    seat may know, or with nothing for a bot that never looks (the random player). With
+    ``look``, the seat's observation is built and checked whatever the bot."""
     decision = game.decision
     assert decision is not None
-    option = bot.choose(game.observation(decision.seat), decision)
+    observation = None
+    if look or observes(bot):
+        observation = game.observation(decision.seat)
+        assert observation.decision == decision
+        assert observation.forward is not None, "a game's observations carry forward data"
+        hidden = observation.state
+        assert not (hidden.gs_deck or hidden.event_deck or hidden.location_deck)
+        assert hidden.blips == [[], []]
+    option = bot.choose(observation, decision)
     assert option in decision.options
     return option
 
 
-def play_out(game: Game, bot: RandomPlayer, *, check: bool = True) -> list[Option]:
+def play_out(
+    game: Game, bot: RandomPlayer, *, check: bool = True, look: bool = False
+) -> list[Option]:
     """Let ``bot`` answer every decision to the end, checking the invariants after each
-    step; returns the options taken."""
+    step (and, with ``look``, building every deciding seat's observation); returns the
+    options taken."""
     taken: list[Option] = []
     progress: Progress | None = check_invariants(game) if check else None
     while game.decision is not None:
@@ -84,7 +103,7 @@ def play_out(game: Game, bot: RandomPlayer, *, check: bool = True) -> list[Optio
             f"seed {game.config.seed}, {game.config.players} player(s): still undecided "
             f"after {MAX_DECISIONS} decisions (round {game.state.round})"
         )
-        option = bot_choice(game, bot)
+        option = bot_choice(game, bot, look=look)
         game.push(option)
         taken.append(option)
         if check:
@@ -153,7 +172,9 @@ def round_start_and_mid_round(game: Game, options: list[Option]) -> tuple[list[i
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_random_games_keep_invariants_and_end(players: int, seed: int, bot_seed: int) -> None:
     game = new_game(players, seed)
-    taken = play_out(game, RandomPlayer(bot_seed))
+    # Every deciding seat's observation is built on the way: building it changes nothing
+    # the invariants see, and it always holds the forward model's record of the game.
+    taken = play_out(game, RandomPlayer(bot_seed), look=True)
     assert game.is_over() and game.decision is None
     assert game.outcome in ("victory", "defeat")
     assert game.history == taken
@@ -555,7 +576,7 @@ def test_games_with_a_shipped_plugin_keep_invariants_and_end(
     rules = shipped_ruleset(plugin)
     game = new_game(players, seed, ruleset=rules)
     assert game.config.plugins == rules.plugins
-    play_out(game, RandomPlayer(bot_seed))
+    play_out(game, RandomPlayer(bot_seed), look=True)  # a plugin's cards in every view too
     assert game.outcome in ("victory", "defeat")
 
 
