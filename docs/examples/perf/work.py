@@ -21,6 +21,7 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from deathangel.analysis.simulate import bots, play_game
 from deathangel.engine.forward import determinize
@@ -65,7 +66,9 @@ elif kind in ("clone", "noclone", "clonecopy"):
             if kind == "clone":
                 game.clone()
             elif kind == "clonecopy":
-                game._point.state.copy()  # what a clone copies, then replays from
+                point = game._point  # what a clone copies, then replays from
+                assert point is not None
+                point.state.copy()
             k += 1
             game.push(seats[game.decision.seat - 1].choose(None, game.decision))
         seed += 1
@@ -109,9 +112,9 @@ elif kind in ("mcts", "mcts1") or (kind[:4] == "mcts" and kind[4:].isdigit() and
     # The hand-made progress value, which every engine this is run against searched with by
     # default (the solo default became the self-play model later; older ``mcts`` have no
     # ``value`` to name): the same work whatever the engine.
+    extra: dict[str, Any] = {"value": "progress"}
     try:
-        mcts(0, 1, value="progress")
-        extra = {"value": "progress"}
+        mcts(0, 1, **extra)
     except TypeError:
         extra = {}
     for i in range(n):
