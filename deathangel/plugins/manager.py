@@ -12,7 +12,6 @@ line naming the plugin, its distribution, the file and the cause.
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -54,6 +53,10 @@ def installed_plugins() -> dict[str, PluginInfo]:
     """Every plugin installed under the ``deathangel`` entry-point group, by name, in name
     order; nothing is imported. The base game's own entry point is left out (it is always
     on). When two distributions install one name, the first found is kept."""
+    # Imported here, not above: most commands never list the installed plugins, and the
+    # import is about a twentieth of a command's start (deathangel simulate -n 1).
+    import importlib.metadata
+
     found: dict[str, PluginInfo] = {}
     for ep in importlib.metadata.entry_points(group=hookspecs.PROJECT):
         if ep.name == BASE or ep.name in found:
@@ -158,6 +161,8 @@ def plugin_manager(
 
 
 def _import(info: PluginInfo) -> object:
+    import importlib.metadata  # see installed_plugins
+
     ep = importlib.metadata.EntryPoint(info.name, info.target, hookspecs.PROJECT)
     try:
         return ep.load()
