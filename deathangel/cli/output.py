@@ -22,12 +22,14 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from deathangel.errors import DeathAngelError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_BROKEN_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
 """141: the status of a Unix tool killed by SIGPIPE, as a shell reports it."""
@@ -103,13 +105,25 @@ def output_folder(option: str, folder: Path) -> None:
         ) from None
 
 
-class OutputConsole(Console):
+def output_console(**options: Any) -> Console:
     """A rich console for a command's output whose broken pipe is an ordinary
     ``BrokenPipeError`` (rich's own handling exits 1), ended by :func:`pipe_friendly`."""
+    return _output_console_class()(**options)
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
+
+@functools.cache
+def _output_console_class() -> type[Console]:
+    # Rich is imported when a command draws with it, not at every command's start: its
+    # import was a tenth of the instructions of `deathangel simulate -n 1`, which prints
+    # plain lines (docs/performance.md, "A command's start: rich when it draws").
+    from rich.console import Console
+
+    class OutputConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return OutputConsole
 
 
 def write_files(option: str, folder: Path, write: Callable[[], list[Path]]) -> list[Path]:
@@ -140,6 +154,6 @@ def print_report(
         typer.echo(markdown_text(), nl=False)
     else:
         columns = shutil.get_terminal_size((width, 24)).columns
-        tables(OutputConsole(highlight=False, emoji=False, width=columns))
+        tables(output_console(highlight=False, emoji=False, width=columns))
     for path in written:
         typer.echo(f"wrote {path}", err=as_json or markdown)
