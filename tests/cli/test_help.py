@@ -82,3 +82,26 @@ def test_a_command_imports_only_its_own_module(name: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.splitlines()[-1] == f"deathangel.cli.{name}"
+
+
+def test_a_plain_command_starts_without_the_modules_it_never_uses() -> None:
+    """``simulate`` prints plain lines and plays in one process: rich, the process pool's
+    modules and the plugin listing's ``importlib.metadata`` are imported by the commands
+    that draw, start workers or list plugins, not at every start (docs/performance.md, "A
+    command's start: rich when it draws"). Only what the command itself imported counts:
+    whatever the interpreter's start brought in (a ``.pth`` file's imports) is left out."""
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "from deathangel.cli.app import main\n"
+        "sys.argv = ['deathangel', 'simulate', '-n', '1', '-p', '1']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('rich', 'concurrent', 'multiprocessing', 'importlib.metadata')\n"
+        "found = sorted(m for m in set(sys.modules) - before if m.startswith(heavy))\n"
+        "print('imported:', *found)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "1 game(s)" in done.stdout
+    assert done.stdout.splitlines()[-1] == "imported:"
