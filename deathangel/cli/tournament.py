@@ -134,8 +134,13 @@ def tournament_cli(
     workers: WorkersOption = None,
     dask: DaskOption = None,
     batch: Annotated[
-        int, typer.Option("--batch", help="Game indices per task sent to a worker.")
-    ] = 20,
+        int | None,
+        typer.Option(
+            "--batch",
+            help="Game indices per task sent to a worker (default: about half a second of "
+            "games a task, from their pace so far; 20 with --sprt).",
+        ),
+    ] = None,
     sprt: Annotated[
         tuple[float, float] | None,
         typer.Option(

@@ -113,7 +113,7 @@ def run_balance(
     *,
     resume: bool = False,
     workers: int | None = None,
-    batch: int = 20,
+    batch: int | None = None,
     progress: Callable[[str], Progress | None] | None = None,
 ) -> tuple[RunSummary, RunSummary]:
     """Play both tournaments into ``folder``/``base.db`` and ``folder``/``with.db`` (made if

@@ -30,11 +30,19 @@ from deathangel.players import RandomPlayer
 from deathangel.players.search.model import resolve_model
 from deathangel.players.seeds import bot_seed
 from deathangel.plugins.strategies import strategy_factory
-from deathangel.tournament.batch import Task
+from deathangel.tournament.batch import GameRow, Task, TaskResult
 from deathangel.tournament.replays import replay_stored_game
 from deathangel.tournament.report import error_text, read_report
 from deathangel.tournament.results import NOT_PLAYED, WON, Results, ResultsError
-from deathangel.tournament.runner import Dask, WorkerCrashError, plan, run_tournament
+from deathangel.tournament.runner import (
+    SPRT_BATCH,
+    Dask,
+    InProcess,
+    PacedBatch,
+    WorkerCrashError,
+    plan,
+    run_tournament,
+)
 from deathangel.tournament.tournament import (
     Cell,
     TournamentConfig,
@@ -299,6 +307,97 @@ def test_the_plan_covers_exactly_the_missing_games_in_index_order() -> None:
     planned = {(t.cell, cfg.entries[i].name, k) for t in tasks for i in t.entries for k in t.games}
     missing = {(c, e, k) for (c, e), s in states.items() for k in range(5) if s[k] == NOT_PLAYED}
     assert planned == missing
+
+
+def test_a_plan_whose_batch_changes_still_covers_each_missing_game_once_in_order() -> None:
+    cfg = config(games=30, players=[1, 3], entry=[{"strategy": "random"}, {"strategy": "first"}])
+    states = {(c, e.name): bytearray(30) for c in cfg.cells for e in cfg.entries}
+    states[Cell(3), "first"][5:12] = bytes([WON] * 7)
+    sizes = iter([1, 4, 2, 9, 1, 50])
+    asked: list[int] = []
+
+    def size() -> int:
+        asked.append(next(sizes))
+        return asked[-1]
+
+    tasks = list(plan(cfg, states, size))
+    # Blocks of 1, 4, 2, 9, 1 and the 13 left: each block's indices, every cell's task(s).
+    assert asked == [1, 4, 2, 9, 1, 50]
+    blocks = [range(0, 1), range(1, 5), range(5, 7), range(7, 16), range(16, 17), range(17, 30)]
+    # Every block's first index opens a task (cell 3 lacks only "random" at 7-11, so its
+    # block 7-15 is two of its tasks), and no task reaches past its block.
+    assert {0, 1, 5, 7, 16, 17} <= {t.games[0] for t in tasks}
+    for task in tasks:
+        block = next(b for b in blocks if task.games[0] in b)
+        assert set(task.games) <= set(block)
+    planned = [(t.cell, cfg.entries[i].name, k) for t in tasks for i in t.entries for k in t.games]
+    missing = {(c, e, k) for (c, e), s in states.items() for k in range(30) if s[k] == NOT_PLAYED}
+    assert len(planned) == len(set(planned)) and set(planned) == missing
+    assert [t.games[0] for t in tasks] == sorted(t.games[0] for t in tasks)
+
+
+def _finished(seconds: Sequence[float]) -> TaskResult:
+    rows = tuple(
+        GameRow(Cell(1), "e", k, k, "red", "defeat", 3, 2, 0, 1, None, 40, s, None)
+        for k, s in enumerate(seconds)
+    )
+    return TaskResult(Task(Cell(1), (0,), tuple(range(len(rows)))), rows, ())
+
+
+def test_a_paced_batch_holds_about_half_a_second_of_games() -> None:
+    """One index a task until a game is stored; then SECONDS of play a task (a game each of
+    ``entries``), never fewer than one index nor more than MOST."""
+    paced = PacedBatch(entries=2)
+    assert paced() == 1
+    paced.observe(_finished([0.001] * 10))  # random games: a millisecond each
+    assert paced() == 250  # 0.5 s / (2 entries x 1 ms)
+    paced.observe(_finished([0.003] * 10))  # now a mean of 2 ms
+    assert paced() == 125
+    fast = PacedBatch(entries=1)
+    fast.observe(_finished([0.0001] * 4))
+    assert fast() == PacedBatch.MOST
+    slow = PacedBatch(entries=1)
+    slow.observe(_finished([45.0]))  # a search's game
+    assert slow() == 1
+
+
+class _Counting(InProcess):
+    """The in-process backend, keeping each task's number of game indices."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def submit(self, config: TournamentConfig, task: Task) -> Any:
+        self.sizes.append(len(task.games))
+        return super().submit(config, task)
+
+
+def test_by_default_a_run_sizes_its_tasks_from_the_pace_and_an_sprt_run_does_not(
+    tmp_path: Path,
+) -> None:
+    cfg = config(games=600, players=1, entry=[{"strategy": "random"}])
+    paced = _Counting()
+    summary = run_tournament(cfg, tmp_path / "paced.db", backend=paced)
+    assert summary.status == "finished" and summary.done == 600
+    assert paced.sizes[0] == 1, "nothing is known of the games' pace before the first"
+    assert max(paced.sizes) >= 50, "random games of about a millisecond go many a task"
+    assert sum(paced.sizes) == 600
+    # The same games, stored the same, as in tasks of a fixed size.
+    fixed = _Counting()
+    run_tournament(cfg, tmp_path / "fixed.db", backend=fixed, batch=7)
+    assert set(fixed.sizes) == {7, 600 % 7}
+    assert stored(tmp_path / "paced.db") == stored(tmp_path / "fixed.db")
+    # With an SPRT, the batches in flight when it decides are stored too: a fixed size.
+    sprt = config(
+        games=100,
+        players=1,
+        entry=[{"strategy": "random"}, {"strategy": "first"}],
+        sprt={"p0": 0.5, "p1": 0.8},
+    )
+    counted = _Counting()
+    run_tournament(sprt, tmp_path / "sprt.db", backend=counted)
+    assert set(counted.sizes) == {SPRT_BATCH}
 
 
 def test_workers_that_keep_dying_stop_the_run_with_what_it_stored(tmp_path: Path) -> None:
