@@ -97,12 +97,13 @@ class PacedBatch:
     """Game indices per task, sized from the pace of the games stored so far: about
     :attr:`SECONDS` of play a task, between 1 and :attr:`MOST` indices.
 
-    A task's own cost (one message each way, one SQLite transaction) is a few milliseconds:
-    tasks of a fraction of a second keep it small beside games of a millisecond (random
-    games, 15,000 of them ran 1.75x faster on two workers than on one in tasks of 20
-    indices, 2.08x in tasks of 200), while games of a minute (a search) go one index a task,
-    so every worker has work and a ``kill -9`` or a Ctrl-C loses little. Before any game is
-    stored it is 1. Which games are played, and how each comes out, does not depend on it.
+    Games of seconds or minutes (a search's) go one index a task, so every worker has work
+    and a ``kill -9`` or a Ctrl-C loses little: twelve five-second search games on two
+    workers took half the time they took in the former fixed tasks of 20 indices, which put
+    them all on one worker. Games of a millisecond go hundreds a task, so a task's own cost
+    (a message each way, one SQLite transaction: a few milliseconds) stays small beside
+    them. Before any game is stored it is 1. Which games are played, and how each comes out,
+    does not depend on it (docs/performance.md, "Batches from the games' pace").
     """
 
     SECONDS = 0.5
