@@ -9,6 +9,7 @@ understood apart.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,13 +110,21 @@ def imported_modules(path: Path, known: set[str]) -> Iterator[str]:
                 yield sub if sub in known else node.module
 
 
-def import_graph() -> dict[str, set[str]]:
+@functools.cache
+def _parsed_graph() -> dict[str, frozenset[str]]:
+    """The import graph as the files on disk have it, parsed once per test process: each
+    parse of the package takes about a second, and seven tests ask for the graph."""
     mods = modules()
     known = set(mods)
-    graph: dict[str, set[str]] = {}
-    for name, path in mods.items():
-        graph[name] = {m for m in imported_modules(path, known) if m != name}
-    return graph
+    return {
+        name: frozenset(m for m in imported_modules(path, known) if m != name)
+        for name, path in mods.items()
+    }
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which deathangel modules each module imports: a fresh copy a test may change."""
+    return {name: set(targets) for name, targets in _parsed_graph().items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
