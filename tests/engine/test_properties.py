@@ -71,6 +71,13 @@ def new_game(players: int, seed: int, **kwargs: Any) -> Game:
     return Game(GameConfig(players=players, seed=seed), **kwargs)
 
 
+def unpointed(players: int, seed: int) -> Game:
+    """A game that takes no restart points, as simulate and the tournament play one: for a
+    course that is only read (a fifth of the clone properties' time went to points nobody
+    used)."""
+    return new_game(players, seed, checkpoints=False)
+
+
 def bot_choice(game: Game, bot: RandomPlayer, *, look: bool = False) -> Option:
     """The bot's answer, asked as the game's runners ask it: with only what the deciding
     seat may know, or with nothing for a bot that never looks (the random player). With
@@ -367,7 +374,9 @@ def clone_and_check(game: Game, bot: RandomPlayer) -> tuple[Game, list[Option]]:
     check_invariants(clone)
     resaved = Game.from_save(json.loads(json.dumps(clone.to_save())))
     assert fingerprint(resaved) == before, "a clone's save does not rebuild it"
-    taken = play_out(clone, bot)
+    # The clone's own course is compared with the original's whole (final, fingerprint);
+    # the invariants of a game's course are the properties above.
+    taken = play_out(clone, bot, check=False)
     assert fingerprint(game) == before, "playing a clone changed its original"
     return clone, taken
 
@@ -378,13 +387,14 @@ def clone_and_check(game: Game, bot: RandomPlayer) -> tuple[Game, list[Option]]:
 def test_clone_at_any_decision_is_independent_and_faithful(
     players: int, seed: int, bot_seed: int, clone_bot: int, data: st.DataObject
 ) -> None:
-    options = play_out(new_game(players, seed), RandomPlayer(bot_seed), check=False)
+    # The course to clone from, gathered as the runners play a game nobody clones.
+    options = play_out(unpointed(players, seed), RandomPlayer(bot_seed), check=False)
     at = data.draw(st.integers(0, len(options)), label="clone at decision")
     game = new_game(players, seed)
     replay(game, options[:at])
     clone, taken = clone_and_check(game, RandomPlayer(clone_bot))
     # The original, given the clone's answers, reaches exactly the clone's end.
-    replay(game, taken, check=True)
+    replay(game, taken)
     assert final(game) == final(clone)
     assert fingerprint(game) == fingerprint(clone)
 
@@ -395,8 +405,8 @@ def test_clone_at_any_decision_is_independent_and_faithful(
 def test_clone_at_round_start_and_mid_round(
     players: int, seed: int, bot_seed: int, clone_bot: int, data: st.DataObject
 ) -> None:
-    options = play_out(new_game(players, seed), RandomPlayer(bot_seed), check=False)
-    starts, middles = round_start_and_mid_round(new_game(players, seed), options)
+    options = play_out(unpointed(players, seed), RandomPlayer(bot_seed), check=False)
+    starts, middles = round_start_and_mid_round(unpointed(players, seed), options)
     assert starts and starts[0] == 0, "the first decision of a game opens round 1"
     for label, indexes in (("round start", starts), ("mid-round", middles)):
         if not indexes:
@@ -405,7 +415,7 @@ def test_clone_at_round_start_and_mid_round(
         game = new_game(players, seed)
         replay(game, options[:at])
         clone, taken = clone_and_check(game, RandomPlayer(clone_bot))
-        replay(game, taken, check=True)
+        replay(game, taken)
         assert final(game) == final(clone)
 
 
@@ -418,8 +428,9 @@ def test_clone_matches_at_every_decision(players: int, seed: int, bot_seed: int)
     clones: list[tuple[Game, dict[str, Any]]] = []
     while True:
         clone = game.clone()
-        assert fingerprint(clone) == fingerprint(game)
-        clones.append((clone, fingerprint(game)))
+        now = fingerprint(game)
+        assert fingerprint(clone) == now
+        clones.append((clone, now))
         if game.decision is None:
             break
         game.push(bot_choice(game, bot))
