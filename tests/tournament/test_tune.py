@@ -226,12 +226,12 @@ def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_i
     space = space_file(tmp_path)
     db = tmp_path / "space.tuned.confirm.db"
     args = [sys.executable, "-m", "deathangel", "tune", str(space), "--workers", "0"]
-    args += ["--trials", "1", "--games", "8", "--finalists", "0", "--confirm-games", "200"]
+    args += ["--trials", "1", "--games", "8", "--finalists", "0", "--confirm-games", "60"]
 
     status, out, err = stopped(args, tmp_path, lambda: count(db) > 0, signal.SIGINT)
     assert status == 130, err
     kept = count(db)
-    assert 0 < kept < 400
+    assert 0 < kept < 120
     assert "confirmed" not in out and "incumbent" not in out, out
     assert err.strip().splitlines()[-1] == (
         f"Interrupted in the held-out confirmation (its games so far are kept in {db}); "
@@ -239,7 +239,7 @@ def test_a_stopped_confirmation_gives_no_verdict_and_the_same_command_finishes_i
     )
     again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    assert count(db) == 400  # 200 seeds, both entries; none played twice
+    assert count(db) == 120  # 60 seeds, both entries; none played twice
     assert re.search(
         r"^  1p   tuned - incumbent .*(confirmed|keep the incumbent)", again.stdout, re.M
     )
