@@ -8,10 +8,16 @@ do not meet are added up. Expected figures are worked out by hand below.
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from example_kit import load_example
+from plugin_kit import ROOT
 
 
 def _script() -> ModuleType:
@@ -75,3 +81,75 @@ def test_added_up_rows_take_their_times_from_all_their_games() -> None:
     # The first run alone: 4 values, ranks ceil(2) = 2 and ceil(3.6) = 4.
     assert table.merged_entry(runs[:1])["times"] == (0.2, 0.9)
     assert table.merged_times([{"times": []}]) is None
+
+
+# -- the runs kept in the repository ----------------------------------------------------------
+
+KEPT = ROOT / "docs" / "data" / "strength"
+
+
+def _rows(*dbs: Path) -> list[str]:
+    """The table's rows the script prints from ``dbs``."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "docs/examples/strength_table.py"), *map(str, dbs)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    return [line for line in out.splitlines() if line.startswith("| ") and "`" in line]
+
+
+def test_the_page_shows_the_search_rows_of_every_kept_run() -> None:
+    """Each search row of the table that a kept database holds is on the page as the script
+    prints it from that database: the figures are checked against their games, not copied
+    by hand. (Its `rules` rows are not: the page's come from the 2,000-game runs.)"""
+    kept = sorted(KEPT.glob("*.db"))
+    assert len(kept) >= 2
+    page = (ROOT / "docs" / "strategies.md").read_text(encoding="utf-8")
+    # One run of the script for all of them: each holds another player count.
+    rows = [row for row in _rows(*kept) if "| `rules` |" not in row]
+    assert len(rows) >= len(kept)
+    missing = [row for row in rows if row not in page]
+    assert not missing, f"the page lacks {missing}"
+
+
+def test_a_kept_copy_goes_on_to_exactly_the_rows_of_the_whole_run(tmp_path: Path) -> None:
+    """keep_run.py's copy leaves out the facts and nothing the run needs: cut back to its
+    first games, the run's own command with --resume plays the rest, and every stored game
+    is the one the uninterrupted run stored."""
+    args = ["tournament", "-e", "random", "-e", "rules", "-p", "1", "-n", "12", "-s", "662398",
+            "--bot-key", "0e" * 16, "--workers", "0", "-q"]  # fmt: skip
+    whole = tmp_path / "whole.db"
+    assert _cli(*args, "--db", str(whole)).returncode == 0
+    kept = tmp_path / "kept.db"
+    games, _ = load_example("keep_run").keep(whole, kept)
+    assert games == 24
+    with closing(sqlite3.connect(kept)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == 0
+        conn.execute("DELETE FROM games WHERE game >= 8")
+        conn.commit()
+    resumed = _cli(*args, "--db", str(kept), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _games(kept) == _games(whole)
+    with closing(sqlite3.connect(kept)) as conn:
+        # The 8 games played again stored their facts; the 16 kept have none.
+        assert conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == 8
+    # A copy is never written over.
+    with pytest.raises(SystemExit, match="exists already"):
+        load_example("keep_run").keep(whole, kept)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "deathangel", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def _games(db: Path) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute(
+            "SELECT players, entry, game, seed, teams, outcome, rounds, locations_reached, "
+            "marines_left, genestealers_slain, cause, decisions FROM games "
+            "ORDER BY players, entry, game"
+        ).fetchall()
