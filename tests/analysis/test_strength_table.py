@@ -18,6 +18,7 @@ from types import ModuleType
 import pytest
 from example_kit import load_example
 from plugin_kit import ROOT
+from tourney_rows import stored
 
 
 def _script() -> ModuleType:
@@ -131,7 +132,7 @@ def test_a_kept_copy_goes_on_to_exactly_the_rows_of_the_whole_run(tmp_path: Path
         conn.commit()
     resumed = _cli(*args, "--db", str(kept), "--resume")
     assert resumed.returncode == 0, resumed.stderr
-    assert _games(kept) == _games(whole)
+    assert stored(kept) == stored(whole)
     with closing(sqlite3.connect(kept)) as conn:
         # The 8 games played again stored their facts; the 16 kept have none.
         assert conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] == 8
@@ -144,12 +145,3 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "deathangel", *args], capture_output=True, text=True, timeout=300
     )
-
-
-def _games(db: Path) -> list[tuple[object, ...]]:
-    with closing(sqlite3.connect(db)) as conn:
-        return conn.execute(
-            "SELECT players, entry, game, seed, teams, outcome, rounds, locations_reached, "
-            "marines_left, genestealers_slain, cause, decisions FROM games "
-            "ORDER BY players, entry, game"
-        ).fetchall()
