@@ -27,14 +27,24 @@ def keep(source: Path, target: Path) -> tuple[int, int]:
     """Copy ``source`` to ``target`` without its facts; the games kept and the bytes written."""
     if target.exists():
         raise SystemExit(f"{target}: exists already; remove it first")
+    if not source.is_file():
+        raise SystemExit(f"{source}: no such file")
     uri = source.resolve().as_uri() + "?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True)) as src, closing(sqlite3.connect(target)) as dst:
-        src.backup(dst)
-        dst.execute("DELETE FROM facts")
-        dst.commit()
-        dst.execute("PRAGMA journal_mode = DELETE")  # one file, nothing beside it
-        dst.execute("VACUUM")
-        games = int(dst.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    try:
+        with closing(sqlite3.connect(uri, uri=True)) as src:
+            row = src.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            if row is None or row[0] != "deathangel-tournament":
+                raise sqlite3.DatabaseError("no tournament in it")
+            with closing(sqlite3.connect(target)) as dst:
+                src.backup(dst)
+                dst.execute("DELETE FROM facts")
+                dst.commit()
+                dst.execute("PRAGMA journal_mode = DELETE")  # one file, nothing beside it
+                dst.execute("VACUUM")
+                games = int(dst.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        target.unlink(missing_ok=True)  # no half-made copy left behind
+        raise SystemExit(f"{source}: not a tournament's results database ({exc})") from None
     return games, target.stat().st_size
 
 

@@ -145,3 +145,53 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "deathangel", *args], capture_output=True, text=True, timeout=300
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        (b"not sqlite at all, just text\n" * 10, "not a tournament's results database"),
+    ],
+    ids=["missing", "not-a-database"],
+)
+def test_a_source_that_is_no_results_database_is_one_line_and_leaves_no_copy(
+    tmp_path: Path, content: bytes | None, message: str
+) -> None:
+    source = tmp_path / "run.db"
+    if content is not None:
+        source.write_bytes(content)
+    target = tmp_path / "kept.db"
+    with pytest.raises(SystemExit, match=message) as exc:
+        load_example("keep_run").keep(source, target)
+    assert "\n" not in str(exc.value)
+    assert not target.exists()
+    if content is not None:
+        assert source.read_bytes() == content  # the file given is left as it was
+
+
+@pytest.mark.parametrize(
+    ("fmt", "tables"),
+    [
+        # Another program's file with the same tables: refused by its format alone.
+        ("something-else", ("facts (game_id INTEGER, data TEXT)", "games (id INTEGER)")),
+        # Says it is a tournament but lacks its tables: refused once the copy is under way,
+        # and the copy begun is removed.
+        ("deathangel-tournament", ()),
+    ],
+    ids=["another-format", "tables-missing"],
+)
+def test_a_database_of_something_else_is_refused_and_leaves_no_copy(
+    tmp_path: Path, fmt: str, tables: tuple[str, ...]
+) -> None:
+    source = tmp_path / "other.db"
+    with closing(sqlite3.connect(source)) as conn:
+        conn.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        conn.execute("INSERT INTO meta VALUES ('format', ?)", (fmt,))
+        for table in tables:
+            conn.execute(f"CREATE TABLE {table}")
+        conn.commit()
+    target = tmp_path / "kept.db"
+    with pytest.raises(SystemExit, match="not a tournament's results database"):
+        load_example("keep_run").keep(source, target)
+    assert not target.exists()
