@@ -6,7 +6,7 @@
     deathangel tournament -e mcts -e mcts:rollout=learned.toml -p 1 -n 300 -s ... --db ...
 
 A search's rollouts play the rules. Where the search overrules the rules' Choose Actions card
-(docs/strategies.md, "Tried: the search's card preferences as rules") its rollouts still play
+(docs/strength.md, "Tried: the search's card preferences as rules") its rollouts still play
 the rules' card for the seat's later rounds: the search imagines a worse player than itself.
 This script learns, from the search's own games, where it chooses otherwise, and writes that
 as a rule file that extends the default rules, so a search can roll out with it

@@ -5,7 +5,7 @@
 
 A change that only plays the final location differently (or one location: ``--at``) is
 measured badly by whole games: about nine tenths of their cost, and much of their noise, comes
-before it (docs/strategies.md, "The final location alone"). This script starts each strategy
+before it (docs/strength.md, "The final location alone"). This script starts each strategy
 at the same place: for each game of a positions file (``deathangel value play``, format 2,
 which keeps every decision) that reached the final location, the game is played again from
 its seed and decisions up to the first round start there, and each ``-e`` strategy plays it

@@ -37,7 +37,7 @@ from deathangel.players.seeds import bot_seed
 from deathangel.plugins.strategies import parse_spec
 
 KEY = "3b6f0c9e8a7d41f2b5c6d7e8f9a0b1c2"
-"""The bot key of the table in docs/strategies.md, 'Where a search would overrule the rules'
+"""The bot key of the table in docs/strength.md, 'Where a search would overrule the rules'
 (any 32 hex digits will do: it seeds the bots' own dice)."""
 
 
