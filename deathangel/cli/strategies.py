@@ -83,18 +83,42 @@ def list_cli(
     if as_json:
         typer.echo(json.dumps(rows, indent=1))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console, Group
 
-    table = Table("strategy", "from", "what it does", "parameters (NAME:key=value,...)")
+    console = Console()
+    with console.capture() as printed:
+        console.print(Group(*_blocks(rows)))
+    # A grid pads every cell to its column's width: the lines' trailing blanks go.
+    typer.echo("\n".join(line.rstrip() for line in printed.get().splitlines()))
+
+
+def _blocks(rows: list[dict[str, Any]]) -> list[Any]:
+    """One block per strategy: its name and what it does, where it comes from, then its
+    parameters as rows of name, kind and default, and help.
+
+    Why blocks and not one table: a table with the parameters in its fourth column wrapped
+    every help into a column a fifth of the screen wide (an 80-column terminal printed 246
+    lines, most of them blank cells beside the parameters); here the help takes what the
+    name and the default leave."""
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    blocks: list[Any] = []
     for row in rows:
-        params = "\n".join(
-            f"{p['name']} ({p['kind']}, "
-            + ("no default" if p["default"] is None else f"default {p['default']!r}")
-            + ")"
-            + (f": {p['help']}" if p["help"] else "")
-            for p in row["parameters"]
-        )
-        origin = row["plugin"] + (f"\n(needs {row['needs']})" if row["needs"] else "")
-        table.add_row(row["name"], origin, row["summary"], params or "-")
-    Console().print(table)
+        head = Text.assemble((row["name"], "bold"), " — ", row["summary"])
+        origin = f"from {row['plugin']}" + (f", needs {row['needs']}" if row["needs"] else "")
+        if row["parameters"]:
+            origin += f"; parameters as {row['name']}:key=value,..."
+        blocks += [head, Padding(Text(origin, style="dim"), (0, 0, 0, 2), expand=False)]
+        if row["parameters"]:
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(no_wrap=True)
+            grid.add_column(no_wrap=True)
+            grid.add_column()
+            for p in row["parameters"]:
+                default = "no default" if p["default"] is None else f"default {p['default']!r}"
+                grid.add_row(p["name"], f"{p['kind']}, {default}", p["help"] or "")
+            blocks.append(Padding(grid, (0, 0, 0, 2), expand=False))
+        blocks.append("")
+    return blocks[:-1]

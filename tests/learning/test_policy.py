@@ -329,7 +329,12 @@ def test_the_strategy_list_says_how_to_seat_a_policy(tmp_path: Path) -> None:
         timeout=120,
         env={**os.environ, "COLUMNS": "400"},
     )
-    assert "model (path, no default): the policy file (.npz) to play" in wide.stdout
+    assert re.search(
+        r"^policy — .*\n  from policy, needs --with policy; parameters as policy:key=value,\.\.\.\n"
+        r"  model +path, no default +the policy file \(\.npz\) to play",
+        wide.stdout,
+        re.M,
+    ), wide.stdout
     assert "default '.'" not in wide.stdout
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -47,3 +49,25 @@ def test_strategies_list_shows_the_mcts_helps_that_wrap_in_full() -> None:
         "horizon of a search at the final location; 0: to the end; -1: as horizon"
     )
     assert helps["joint"].endswith("on the same deals); 1: one team at a time")
+
+
+def test_strategies_list_reads_in_an_80_column_terminal() -> None:
+    """Each strategy a block: its name and summary, then one line per parameter with its
+    kind and default beside its help, within 80 columns and without trailing blanks."""
+    env = {**os.environ, "COLUMNS": "80"}
+    common = {"capture_output": True, "text": True, "check": True, "env": env}
+    text = subprocess.run([sys.executable, "-m", "deathangel", "strategies", "list"], **common)
+    rows = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "deathangel", "strategies", "list", "--json"], **common
+        ).stdout
+    )
+    lines = text.stdout.splitlines()
+    assert all(len(line) <= 80 and line == line.rstrip() for line in lines), text.stdout
+    assert re.search(
+        r"^  iterations +int, default 150 +rollouts per searched decision", text.stdout, re.M
+    )
+    for row in rows:
+        assert any(line.startswith(f"{row['name']} — ") for line in lines), row["name"]
+        for p in row["parameters"]:
+            assert any(re.match(rf"  {p['name']} +{p['kind']}, ", line) for line in lines), p
