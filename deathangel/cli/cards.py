@@ -246,7 +246,9 @@ def show_cli(
         return
     console = Console()
     for card in cards:
-        table = Table(title=f"{card.kind} {card.name!r}", show_header=False)
+        title = f"{card.kind} {card.name!r}"
+        # A narrow card's table would wrap its own title ("marine 'Brother / Leon'").
+        table = Table(title=title, show_header=False, min_width=len(title) + 2)
         table.add_column("field", style="bold")
         table.add_column("value")
         for label, value in card.lines:

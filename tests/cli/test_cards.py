@@ -132,6 +132,12 @@ def test_show_card() -> None:
     assert "16" in result.stdout and "attack_face_slays" in result.stdout
 
 
+def test_show_a_narrow_card_keeps_its_title_on_one_line() -> None:
+    result = run("cards", "show", "Brother Leon")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].strip() == "marine 'Brother Leon'", result.stdout
+
+
 def test_show_unknown_card_suggests() -> None:
     result = run("cards", "show", "Blok")
     assert result.returncode == 1
