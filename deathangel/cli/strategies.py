@@ -118,7 +118,10 @@ def _blocks(rows: list[dict[str, Any]]) -> list[Any]:
             grid.add_column()
             for p in row["parameters"]:
                 default = "no default" if p["default"] is None else f"default {p['default']!r}"
-                grid.add_row(p["name"], f"{p['kind']}, {default}", p["help"] or "")
+                # Text, not str: a plugin's help is printed as written, never read as markup.
+                grid.add_row(
+                    Text(p["name"]), Text(f"{p['kind']}, {default}"), Text(p["help"] or "")
+                )
             blocks.append(Padding(grid, (0, 0, 0, 2), expand=False))
         blocks.append("")
     return blocks[:-1]

@@ -71,3 +71,23 @@ def test_strategies_list_reads_in_an_80_column_terminal() -> None:
         assert any(line.startswith(f"{row['name']} — ") for line in lines), row["name"]
         for p in row["parameters"]:
             assert any(re.match(rf"  {p['name']} +{p['kind']}, ", line) for line in lines), p
+
+
+def test_a_plugins_help_is_printed_as_written_not_read_as_markup() -> None:
+    from rich.console import Console, Group
+
+    from deathangel.cli.strategies import _blocks
+
+    row = {
+        "name": "hoard[er]",
+        "plugin": "mine",
+        "summary": "keeps [bold]everything[/bold]",
+        "parameters": [{"name": "w", "kind": "float", "default": 1.0, "help": "needs [plots]"}],
+        "needs": "--with mine",
+    }
+    console = Console(width=100)
+    with console.capture() as printed:
+        console.print(Group(*_blocks([row])))
+    text = printed.get()
+    assert "hoard[er] — keeps [bold]everything[/bold]" in text
+    assert "needs [plots]" in text
