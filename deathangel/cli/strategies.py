@@ -106,17 +106,19 @@ def _blocks(rows: list[dict[str, Any]]) -> list[Any]:
 
     blocks: list[Any] = []
     for row in rows:
-        head = Text.assemble((row["name"], "bold"), " — ", row["summary"])
+        params = row["parameters"]
         origin = f"from {row['plugin']}" + (f", needs {row['needs']}" if row["needs"] else "")
-        if row["parameters"]:
-            origin += f"; parameters as {row['name']}:key=value,..."
-        blocks += [head, Padding(Text(origin, style="dim"), (0, 0, 0, 2), expand=False)]
-        if row["parameters"]:
+        origin += f"; parameters as {row['name']}:key=value,..." if params else ""
+        blocks += [
+            Text.assemble((row["name"], "bold"), " — ", row["summary"]),
+            Padding(Text(origin, style="dim"), (0, 0, 0, 2), expand=False),
+        ]
+        if params:
             grid = Table.grid(padding=(0, 2))
             grid.add_column(no_wrap=True)
             grid.add_column(no_wrap=True)
             grid.add_column()
-            for p in row["parameters"]:
+            for p in params:
                 default = "no default" if p["default"] is None else f"default {p['default']!r}"
                 # Text, not str: a plugin's help is printed as written, never read as markup.
                 grid.add_row(

@@ -22,6 +22,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from deathangel.tournament.results import FORMAT
+
 
 def keep(source: Path, target: Path) -> tuple[int, int]:
     """Copy ``source`` to ``target`` without its facts; the games kept and the bytes written."""
@@ -33,7 +35,7 @@ def keep(source: Path, target: Path) -> tuple[int, int]:
     try:
         with closing(sqlite3.connect(uri, uri=True)) as src:
             row = src.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            if row is None or row[0] != "deathangel-tournament":
+            if row is None or row[0] != FORMAT:
                 raise sqlite3.DatabaseError("no tournament in it")
             with closing(sqlite3.connect(target)) as dst:
                 src.backup(dst)
