@@ -323,8 +323,13 @@ class PlayResult:
     """An error line for the command to print (without ``error:``), if any."""
 
 
-class Hangup(Exception):
-    """The terminal was closed (SIGHUP) or the process was told to stop (SIGTERM)."""
+class Hangup(BaseException):
+    """The terminal was closed (SIGHUP) or the process was told to stop (SIGTERM).
+
+    A BaseException, as KeyboardInterrupt is: the signal may land anywhere in the main
+    thread, and code that catches errors (``except Exception``: an option's explanation, a
+    plugin's effect) must not swallow it, or the game would go on waiting for a terminal
+    that is gone instead of saving and ending."""
 
 
 def _raise_hangup(signum: int, frame: object) -> None:

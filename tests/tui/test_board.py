@@ -406,3 +406,24 @@ def test_cards_in_play_name_what_is_on_the_table() -> None:
     db = default_database()
     for name in names:
         card_panel(db, name)
+
+
+def test_a_closed_terminal_is_not_swallowed_by_an_explanation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An explanation that fails falls back to the option's name, but a closed terminal
+    (SIGHUP raises Hangup wherever the main thread is) must still end the session."""
+    import deathangel.tui.explain as explain
+    from deathangel.engine import new_game
+    from deathangel.tui.play import Hangup
+
+    game = new_game(1, seed=3)
+    decision = game.decision
+    assert decision is not None
+
+    def hung_up(*args: object) -> str:
+        raise Hangup(1)
+
+    monkeypatch.setattr(explain, "explain_option_strict", hung_up)
+    with pytest.raises(Hangup):
+        explain.explain_option(game, decision, decision.options[0])
