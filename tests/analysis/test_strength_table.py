@@ -8,6 +8,8 @@ do not meet are added up. Expected figures are worked out by hand below.
 
 from __future__ import annotations
 
+import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -195,3 +197,35 @@ def test_a_database_of_something_else_is_refused_and_leaves_no_copy(
     with pytest.raises(SystemExit, match="not a tournament's results database"):
         load_example("keep_run").keep(source, target)
     assert not target.exists()
+
+
+def _named_in_docs() -> set[str]:
+    """Every results database under docs/data/ that a page of the docs names (not the
+    placeholders of a command to copy, such as ``RUN.db``)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found: set[str] = set()
+    for page in pages:
+        found.update(re.findall(r"docs/data/[\w./-]+?\.db\b", page.read_text(encoding="utf-8")))
+    return {name for name in found if not Path(name).stem.isupper()}
+
+
+def test_every_run_the_docs_say_is_kept_is_in_the_repository() -> None:
+    """A page that says a run is kept in docs/data/ names a file a fresh clone holds: it is
+    there, it is a results database, and git does not ignore it (one kept run was once left
+    out of every commit by an ignore rule, and its machine went with it)."""
+    named = _named_in_docs()
+    assert "docs/data/strength/strong6-400.db" in named  # the scan finds what is there
+    missing = sorted(name for name in named if not (ROOT / name).is_file())
+    assert not missing, f"named in the docs but not in the tree: {missing}"
+    for name in sorted(named):
+        with closing(sqlite3.connect(f"file:{ROOT / name}?mode=ro", uri=True)) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        assert {"games", "runs"} <= tables, f"{name} is no results database"
+    if shutil.which("git") and (ROOT / ".git").exists():
+        ignored = subprocess.run(
+            ["git", "-C", str(ROOT), "check-ignore", *sorted(named)],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.split()
+        assert not ignored, f"kept runs that git ignores: {ignored}"
