@@ -13,12 +13,19 @@ It is taken with SQLite's online backup, so a run still playing may be kept as i
 (the games stored so far); the copy is a results database like any other: ``deathangel
 report`` reads it, and the run's own command with ``--resume`` goes on from it (the games it
 plays then store their facts as usual).
+
+A copy that git would ignore is made all the same, with a warning that names the ignore rule:
+two runs were once kept under a folder that an ignore rule left out of every commit, and
+went with their machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -50,6 +57,26 @@ def keep(source: Path, target: Path) -> tuple[int, int]:
     return games, target.stat().st_size
 
 
+def ignored_by(target: Path) -> str | None:
+    """The git ignore rule that would leave ``target`` out of a commit (``FILE:LINE:PATTERN``),
+    or ``None``: not ignored, or not in a git work tree (or no git to ask)."""
+    git = shutil.which("git")
+    if git is None:
+        return None
+    found = subprocess.run(
+        [git, "check-ignore", "--verbose", "--", target.name],
+        cwd=target.resolve().parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0:  # 1: no rule matches; 128: not in a work tree
+        return None
+    rule = found.stdout.split("\t", 1)[0].strip()
+    # --verbose names a '!' rule too, one that lets the file in.
+    return rule if rule and not rule.split(":", 2)[-1].startswith("!") else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", type=Path, help="a tournament's results database")
@@ -57,6 +84,13 @@ def main() -> None:
     args = parser.parse_args()
     games, size = keep(args.source, args.target)
     print(f"{args.target}: {games} games, {size:,} bytes")
+    rule = ignored_by(args.target)
+    if rule is not None:
+        print(
+            f"warning: {args.target}: git ignores it ({rule}), so a commit leaves it out;"
+            " add a '!' rule for its folder to .gitignore",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -229,3 +229,29 @@ def test_every_run_the_docs_say_is_kept_is_in_the_repository() -> None:
             check=False,
         ).stdout.split()
         assert not ignored, f"kept runs that git ignores: {ignored}"
+
+
+def test_keeping_a_run_where_git_ignores_it_warns_with_the_rule(tmp_path: Path) -> None:
+    """The copy is made either way; where git would leave it out of a commit, one warning
+    line names the rule that does, and where a '!' rule lets it in, nothing is said."""
+    git = shutil.which("git")
+    assert git is not None, "this test needs git, as a clone of the project has"
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("*.db\n!kept/*.db\n", encoding="utf-8")
+    source = ROOT / "docs" / "data" / "held" / "depth2-test.db"
+    said: dict[str, str] = {}
+    for folder in ("ignored", "kept"):
+        (tmp_path / folder).mkdir()
+        target = tmp_path / folder / "run.db"
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "docs/examples/keep_run.py"), str(source), str(target)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        )
+        assert target.is_file() and "800 games" in run.stdout
+        said[folder] = run.stderr
+    assert said["ignored"].count("\n") == 1
+    assert "run.db: git ignores it (" in said["ignored"] and ":1:*.db)" in said["ignored"]
+    assert said["kept"] == ""
