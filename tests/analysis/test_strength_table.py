@@ -218,7 +218,9 @@ def test_every_run_the_docs_say_is_kept_is_in_the_repository() -> None:
     missing = sorted(name for name in named if not (ROOT / name).is_file())
     assert not missing, f"named in the docs but not in the tree: {missing}"
     for name in sorted(named):
-        with closing(sqlite3.connect(f"file:{ROOT / name}?mode=ro", uri=True)) as db:
+        # immutable: a committed file, read without the -wal/-shm files a read-only
+        # connection to a WAL database would otherwise leave in the source tree.
+        with closing(sqlite3.connect(f"file:{ROOT / name}?immutable=1", uri=True)) as db:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         assert {"games", "runs"} <= tables, f"{name} is no results database"
     # keep_run.py's own question (None where there is no git work tree to ask). Git never
@@ -235,7 +237,10 @@ def test_keeping_a_run_where_git_ignores_it_warns_with_the_rule(tmp_path: Path) 
     assert git is not None, "this test needs git, as a clone of the project has"
     subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("*.db\n!kept/*.db\n", encoding="utf-8")
-    source = ROOT / "docs" / "data" / "held" / "depth2-test.db"
+    # A copy: keep_run.py reads its source as a run that may still be playing, which leaves
+    # -wal/-shm files beside it, and they belong in the temporary folder, not the tree.
+    source = tmp_path / "source.db"
+    shutil.copyfile(ROOT / "docs" / "data" / "held" / "depth2-test.db", source)
     said: dict[str, str] = {}
     for folder in ("ignored", "kept"):
         (tmp_path / folder).mkdir()
