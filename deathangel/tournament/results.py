@@ -239,12 +239,20 @@ class Results:
     """An open results database."""
 
     def __init__(
-        self, path: Path, conn: sqlite3.Connection, config: TournamentConfig, meta: dict[str, str]
+        self,
+        path: Path,
+        conn: sqlite3.Connection,
+        config: TournamentConfig,
+        meta: dict[str, str],
+        *,
+        writing: bool = False,
     ) -> None:
         self.path = path
         self.conn = conn
         self.config = config
         self.meta = meta
+        self._writing = writing
+        """Whether this connection has been set up to write (:func:`_setup`)."""
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -280,7 +288,7 @@ class Results:
             if isinstance(exc, sqlite3.Error):  # a full disk, a read-only folder
                 raise ResultsError(f"{path}: cannot make the results database: {exc}") from None
             raise
-        return cls(path, conn, config, meta)
+        return cls(path, conn, config, meta, writing=True)
 
     @classmethod
     def open(cls, path: str | Path) -> Results:
@@ -296,7 +304,6 @@ class Results:
         conn = sqlite3.connect(path, isolation_level=None, timeout=30)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-            _setup(conn)
         except sqlite3.DatabaseError as exc:
             # Another kind of file, or an SQLite file without a meta table: not ours. Else
             # SQLite could not read its own file: say so rather than blame the format.
@@ -544,6 +551,12 @@ class Results:
             )
 
     def _transaction(self) -> _Transaction:
+        if not self._writing:
+            # Opened to read, the file was left in the journal it was found in: a report
+            # never changes a byte of it (a kept copy in docs/data is committed in the
+            # one-file journal). The first write puts it in WAL, as a run writes it.
+            _setup(self.conn)
+            self._writing = True
         return _Transaction(self.conn, self.path)
 
     # -- reading ----------------------------------------------------------------------------

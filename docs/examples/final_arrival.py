@@ -20,6 +20,7 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 K = TypeVar("K", int, str)
@@ -54,7 +55,10 @@ def _games(
         "SELECT g.entry, g.outcome, f.data FROM games g JOIN facts f ON f.game_id = g.id "
         "WHERE g.players = ?"
     )
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    # Only read, but not through SQLite's read-only mode: a read-only connection to a WAL
+    # database leaves its -wal and -shm files behind (it may not remove them). ``rw`` makes
+    # no file where there was none.
+    conn = sqlite3.connect(Path(db).resolve().as_uri() + "?mode=rw", uri=True)
     if seeds is None:
         rows = conn.execute(query, (players,)).fetchall()
     else:

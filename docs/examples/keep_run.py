@@ -38,9 +38,10 @@ def keep(source: Path, target: Path) -> tuple[int, int]:
         raise SystemExit(f"{target}: exists already; remove it first")
     if not source.is_file():
         raise SystemExit(f"{source}: no such file")
-    uri = source.resolve().as_uri() + "?mode=ro"
     try:
-        with closing(sqlite3.connect(uri, uri=True)) as src:
+        # Only read, but not through SQLite's read-only mode: a read-only connection to a
+        # WAL database leaves its -wal and -shm files behind (it may not remove them).
+        with closing(sqlite3.connect(source)) as src:
             row = src.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             if row is None or row[0] != FORMAT:
                 raise sqlite3.DatabaseError("no tournament in it")

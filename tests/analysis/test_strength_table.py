@@ -110,8 +110,11 @@ def test_the_page_shows_the_search_rows_of_every_kept_run() -> None:
     kept = sorted(KEPT.glob("*.db"))
     assert len(kept) >= 2
     page = (ROOT / "docs" / "strategies.md").read_text(encoding="utf-8")
+    beside = sorted(KEPT.iterdir())
     # One run of the script for all of them: each holds another player count.
     rows = [row for row in _rows(*kept) if "| `rules` |" not in row]
+    # It only reads: no -wal or -shm file is left beside the committed files.
+    assert sorted(KEPT.iterdir()) == beside
     assert len(rows) >= len(kept)
     missing = [row for row in rows if row not in page]
     assert not missing, f"the page lacks {missing}"
@@ -237,10 +240,9 @@ def test_keeping_a_run_where_git_ignores_it_warns_with_the_rule(tmp_path: Path) 
     assert git is not None, "this test needs git, as a clone of the project has"
     subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("*.db\n!kept/*.db\n", encoding="utf-8")
-    # A copy: keep_run.py reads its source as a run that may still be playing, which leaves
-    # -wal/-shm files beside it, and they belong in the temporary folder, not the tree.
-    source = tmp_path / "source.db"
-    shutil.copyfile(ROOT / "docs" / "data" / "held" / "depth2-test.db", source)
+    # A committed file (in WAL mode): keep_run.py only reads it and leaves nothing beside it.
+    source = ROOT / "docs" / "data" / "held" / "depth2-test.db"
+    beside = sorted(source.parent.iterdir())
     said: dict[str, str] = {}
     for folder in ("ignored", "kept"):
         (tmp_path / folder).mkdir()
@@ -257,3 +259,4 @@ def test_keeping_a_run_where_git_ignores_it_warns_with_the_rule(tmp_path: Path) 
     assert said["ignored"].count("\n") == 1
     assert "run.db: git ignores it (" in said["ignored"] and ":1:*.db)" in said["ignored"]
     assert said["kept"] == ""
+    assert sorted(source.parent.iterdir()) == beside

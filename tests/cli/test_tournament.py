@@ -8,6 +8,7 @@ but ``id`` (the order batches finished in) and ``seconds`` is compared, and each
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -503,3 +504,41 @@ def test_replay_of_a_stored_game_shows_it_to_its_end(results: Path) -> None:
     missing = cli("replay", "--db", str(results), "100000", cwd=results.parent)
     assert missing.returncode == 1
     assert "has no game 100000 (ids run 1–120)" in missing.stderr
+
+
+def _copy(source: Path, target: Path, journal: str) -> Path:
+    """A whole copy of ``source`` in the journal mode ``journal``."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as src,
+        contextlib.closing(sqlite3.connect(target)) as dst,
+    ):
+        src.backup(dst)
+        dst.execute(f"PRAGMA journal_mode = {journal}")
+    return target
+
+
+def test_reading_a_database_leaves_its_file_as_it_was(results: Path, tmp_path: Path) -> None:
+    """A report, a card report and a replay only read: a kept copy in the one-file journal
+    (as docs/data's are committed) keeps every byte, and nothing is left beside any
+    database, so reading a committed file never shows as a change in git."""
+    kept = _copy(results, tmp_path / "kept.db", "DELETE")
+    wal = _copy(results, tmp_path / "wal.db", "WAL")
+    files = {"kept.db", "wal.db"}
+    assert {p.name for p in tmp_path.iterdir()} == files
+
+    def digests() -> dict[str, str]:
+        return {db.name: hashlib.sha256(db.read_bytes()).hexdigest() for db in (kept, wal)}
+
+    before = digests()
+    for db, other in ((kept, wal), (wal, kept)):
+        for args in (
+            ["report", str(db)],
+            ["report", str(db), "--json"],
+            ["report", str(other), "--against", str(db)],
+            ["cards", "report", str(db), "--entry", "first"],
+            ["replay", "--db", str(db), "1", "--speed", "0"],
+        ):
+            out = cli(*args, cwd=tmp_path)
+            assert out.returncode == 0, (args, out.stderr)
+            assert {p.name for p in tmp_path.iterdir()} == files, args
+    assert digests() == before
